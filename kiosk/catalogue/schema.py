@@ -1,0 +1,172 @@
+"""The content schema: what a curator may write in a file's front matter, checked by pydantic.
+
+Every model forbids unknown keys, so a misspelt field is reported rather than ignored.
+A field that is not known about the object is left out (or ``null``) and the pages
+show "not recorded"; nothing is ever invented to fill it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+
+Slug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(?:-[a-z0-9]+)*$", max_length=80)]
+Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
+
+
+def slug_from_accession(accession: str) -> str:
+    """``MISC.869-1986`` → ``misc-869-1986``: lower-cased, dots (and other marks) to hyphens."""
+    return re.sub(r"[^a-z0-9]+", "-", accession.lower()).strip("-")
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
+
+
+class Source(Strict):
+    """A work cited: a title, and where known its author, date, page or address."""
+
+    title: Text
+    author: str | None = None
+    date: str | None = None
+    page: str | None = None
+    url: str | None = None
+    note: str | None = None
+
+
+class Image(Strict):
+    """A picture file under the content folder, always with its alt text."""
+
+    src: Text  # a path relative to the content folder, e.g. images/misc-869-1986-box.jpg
+    alt: Text
+
+
+class ContentNote(Strict):
+    """The flag on a card whose picture is contested: what it shows, specifically, and the note."""
+
+    shows: Text  # e.g. "a golliwog: a caricature of a Black person drawn from blackface minstrelsy"
+    note: Slug  # slug of the contextual note, e.g. golliwog
+
+
+class CardFace(Strict):
+    """One distinct card face in a set. ``copies`` of it are in the pack (Snap packs repeat faces)."""
+
+    name: Text  # the name printed on the card, as historic text
+    slug: Slug | None = None  # defaults to the name made into a slug
+    family: str | None = None  # Happy Families: the family's name
+    role: Literal["master", "article"] | None = None  # Happy Families: the family's card role
+    caption: str | None = None  # our own words: what the card shows
+    copies: int = Field(default=1, ge=1, le=8)
+    missing: int = Field(default=0, ge=0)  # copies recorded as missing from the object
+    recorded: bool = True  # False where the seed does not name this card (shown as "not recorded")
+    content_note: ContentNote | None = None
+    image: Image | None = None
+
+    @model_validator(mode="after")
+    def _missing_not_more_than_copies(self) -> CardFace:
+        if self.missing > self.copies:
+            raise ValueError(f"missing ({self.missing}) is more than copies ({self.copies})")
+        return self
+
+
+class Back(Strict):
+    """The card back, drawn by the kiosk: a pattern and colours."""
+
+    pattern: Literal["woolworths-w", "lattice", "plain"] = "plain"
+    colour: str = "#1d2c5e"
+    description: Text
+
+
+class SetRecord(Strict):
+    """A catalogue record, modelled on a museum's object record (the V&A's fields)."""
+
+    kind: Literal["set"]
+    title: Text
+    accession: str | None = None  # e.g. MISC.869-1986; the slug derives from it
+    slug: Slug | None = None  # required where there is no accession number
+    historic_title: str | None = None  # the title as printed, shown in quotation marks
+    object_type: str | None = None
+    date: str | None = None
+    maker: str | None = None  # maker or publisher
+    place: str | None = None
+    materials: str | None = None  # materials and techniques
+    physical_description: str | None = None
+    dimensions: str | None = None
+    card_count: int | None = Field(default=None, ge=0)
+    marks: str | None = None  # marks and inscriptions
+    credit_line: str | None = None
+    summary: Text
+    history: str | None = None  # object history / provenance
+    deck: Literal["cards", "standard-52"] = "cards"
+    match: Literal["picture", "rank", "family"] = "picture"
+    back: Back
+    cards: list[CardFace] = Field(default_factory=list)
+    families_recorded_note: str | None = None  # e.g. "nine of the twelve families are not recorded"
+    games: list[Slug] = Field(default_factory=list)  # slugs of game files this set is played with
+    images: list[Image] = Field(default_factory=list)
+    sources: list[Source] = Field(min_length=1)
+    order: int = 100  # position in lists; lower first
+
+    @model_validator(mode="after")
+    def _needs_a_slug(self) -> SetRecord:
+        if not self.accession and not self.slug:
+            raise ValueError("a set needs an accession number or a slug")
+        if self.deck == "cards" and not self.cards:
+            raise ValueError("a set with deck: cards must list its cards")
+        return self
+
+    @property
+    def key(self) -> str:
+        return self.slug or slug_from_accession(self.accession or "")
+
+
+class GameRecord(Strict):
+    """A game: its history and rules in the body; the engine that plays it."""
+
+    kind: Literal["game"]
+    slug: Slug
+    title: Text
+    engine: Literal["snap", "happy-families", "snitchems"]
+    summary: Text
+    players: str | None = None
+    date: str | None = None
+    sources: list[Source] = Field(min_length=1)
+    order: int = 100
+
+    @property
+    def key(self) -> str:
+        return self.slug
+
+
+class NoteRecord(Strict):
+    """A contextual note, e.g. on golliwog imagery."""
+
+    kind: Literal["note"]
+    slug: Slug
+    title: Text
+    summary: Text
+    sources: list[Source] = Field(min_length=1)
+
+    @property
+    def key(self) -> str:
+        return self.slug
+
+
+class PageRecord(Strict):
+    """A plain page: about, sources."""
+
+    kind: Literal["page"]
+    slug: Slug
+    title: Text
+    summary: str | None = None
+    sources: list[Source] = Field(default_factory=list)
+    order: int = 100
+
+    @property
+    def key(self) -> str:
+        return self.slug
+
+
+Record = Annotated[SetRecord | GameRecord | NoteRecord | PageRecord, Field(discriminator="kind")]

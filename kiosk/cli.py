@@ -1,8 +1,10 @@
-"""The ``kiosk`` command: run, check, simulate."""
+"""The ``kiosk`` command: run, check, simulate (each in ``kiosk/commands``)."""
 
 from __future__ import annotations
 
 import click
+
+from kiosk.commands import check, run, simulate
 
 
 @click.group()
@@ -10,16 +12,6 @@ def main() -> None:
     """The Snap & Happy Families museum kiosk."""
 
 
-@main.command()
-@click.option("--host", default="127.0.0.1", show_default=True)
-@click.option("--port", default=8000, show_default=True, type=int)
-@click.option("--threads", default=8, show_default=True, type=int)
-def run(host: str, port: int, threads: int) -> None:
-    """Serve the kiosk with waitress (the embedded default; offline)."""
-    import waitress
-
-    from kiosk import create_app
-
-    app = create_app()
-    click.echo(f"Serving the kiosk on http://{host}:{port}/")
-    waitress.serve(app, host=host, port=port, threads=threads)
+main.add_command(run.run)
+main.add_command(check.check)
+main.add_command(simulate.simulate)

@@ -51,7 +51,7 @@ class ContentNote(Strict):
 
 
 class CardFace(Strict):
-    """One distinct card face in a set. ``copies`` of it are in the pack (Snap packs repeat faces)."""
+    """One distinct card face in a set; ``copies`` of it are in the pack (Snap repeats faces)."""
 
     name: Text  # the name printed on the card, as historic text
     slug: Slug | None = None  # defaults to the name made into a slug

@@ -2,22 +2,33 @@
 
 A game is ``deck + options + seed + actions``. Every engine module provides::
 
-    GAME: str                                   # "snap", "happy-families", "snitchems"
-    VARIANTS: dict[str, Variant]                # by variant name, the first is the default
-    def options_for(variant: str, **overrides) -> Options   # raises OptionsError
-    def new_game(deck, options, seed) -> tuple[State, list[Event]]
-    def apply(state, action) -> tuple[State, list[Event]]   # raises IllegalAction
+    GAME: str                                    # "snap", "happy-families", "snitchems"
+    VARIANTS: dict[str, Variant]                 # by variant name; the first is the default
+    LEVELS: tuple[str, ...]                      # bot levels, easiest first
+    def options_for(variant: str, **overrides) -> Options    # raises OptionsError
+    def new_game(deck, options, seed) -> tuple[State, list[Event]]   # the deal's events
+    def apply(state, action) -> tuple[State, list[Event]]    # raises IllegalAction
     def legal_actions(state, player) -> list[Action]
-    def view(state, player) -> dict            # what that player may see, JSON-ready
-    def places(state) -> dict[str, list[str]]  # every card id in exactly one place, bottom first
+    def to_move(state) -> list[int]              # seats the game waits for; [] when over
+    def make_bot(level: str, seat: int, seed) -> Bot          # bot.act(view) -> Action
+    def view(state, player) -> dict              # what that player may see, JSON-ready
+    def places(state) -> dict[str, list[str]]    # every card id in exactly one place
+    def public_state(state) -> dict              # counters, scores, turn...: JSON-ready
     def is_over(state) -> bool
-    def result(state) -> dict                  # winner(s) and scores, JSON-ready
+    def result(state) -> dict                    # winner(s) and scores, JSON-ready
 
+Actions are JSON-ready dicts (``{"type": "turn", "player": 0}``) so a record is plain JSON.
+Places are named ``"down:0"``, ``"up:1"``, ``"hand:0"``, ``"pool"``, ``"table"``,
+``"tricks:2"``, ``"captured:1"``, ``"stock"``…; each lists card ids bottom first.
+An event that moves cards carries ``"moves": [{"cards": [...], "from": P, "to": P,
+"at": "top"|"bottom"}]``, the cards listed in the order they lie at the destination
+(bottom first), so :func:`apply_moves` can follow any game from its events alone.
 All chance comes from the ``random.Random`` inside the state, seeded by ``seed``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -55,3 +66,21 @@ class Event:
 
     def to_json(self) -> dict[str, Any]:
         return {"type": self.type, **self.data}
+
+
+def apply_moves(places: dict[str, list[str]], events: Iterable[Event]) -> None:
+    """Follow events' card moves on a places mapping, checking each card is where it is said."""
+    for event in events:
+        for move in event.data.get("moves", ()):
+            cards, source, dest = move["cards"], move["from"], move["to"]
+            pile = places.setdefault(source, [])
+            for card in cards:
+                try:
+                    pile.remove(card)
+                except ValueError:
+                    raise GameError(f"{event.type}: {card} is not in {source}") from None
+            target = places.setdefault(dest, [])
+            if move.get("at", "top") == "bottom":
+                target[:0] = cards
+            else:
+                target.extend(cards)

@@ -6,6 +6,7 @@ from flask import Flask
 
 
 def init_app(app: Flask) -> None:
-    from kiosk.web import pages
+    from kiosk.web import pages, security
 
+    security.init_app(app)
     pages.init_app(app)

@@ -56,6 +56,7 @@ class CardFace(Strict):
     name: Text  # the name printed on the card, as historic text
     slug: Slug | None = None  # defaults to the name made into a slug
     family: str | None = None  # Happy Families: the family's name
+    rank: str | None = None  # for sets that match by rank (match: rank)
     role: Literal["master", "article"] | None = None  # Happy Families: the family's card role
     caption: str | None = None  # our own words: what the card shows
     copies: int = Field(default=1, ge=1, le=8)
@@ -69,6 +70,11 @@ class CardFace(Strict):
         if self.missing > self.copies:
             raise ValueError(f"missing ({self.missing}) is more than copies ({self.copies})")
         return self
+
+    @property
+    def key(self) -> str:
+        """The face's slug: given, or made from the name ("Golly Oh Golly!" → golly-oh-golly)."""
+        return self.slug or slug_from_accession(self.name)
 
 
 class Back(Strict):
@@ -169,4 +175,42 @@ class PageRecord(Strict):
         return self.slug
 
 
-Record = Annotated[SetRecord | GameRecord | NoteRecord | PageRecord, Field(discriminator="kind")]
+
+
+
+class StepCaption(Strict):
+    """A curator's caption for one step: plain words, and optionally the rule quoted."""
+
+    text: Text
+    quote: str | None = None  # the historic rule's words, without quotation marks
+    source: str | None = None  # who wrote them: e.g. "Woolworths Snap, instruction card"
+
+
+class ScenarioRecord(Strict):
+    """A rule shown step by step: a scripted game the engine plays (docs/scenarios.md)."""
+
+    kind: Literal["scenario"]
+    game: Slug  # the slug of a game file, e.g. snap
+    slug: Slug  # the URL part: /rules/<game>/<slug>
+    variant: Slug  # the engine's variant, e.g. snap-pool
+    title: Text
+    summary: Text  # one sentence: what this example shows
+    shows: list[str] = Field(default_factory=list)  # points checked in the run, e.g. sweep
+    deck: Slug  # the set whose pack is used, e.g. misc-869-1986
+    cards: list[str] = Field(min_length=2)  # card ids, the first dealt first
+    players: int = Field(default=2, ge=2, le=8)
+    options: dict[str, bool | int | str | None] = Field(default_factory=dict)
+    seed: int = 0
+    actions: list[dict[str, int | str | list[str]] | str] = Field(default_factory=list)
+    steps: dict[int, Text | StepCaption] = Field(default_factory=dict)
+    order: int = 100
+
+    @property
+    def key(self) -> str:
+        return f"{self.game}/{self.slug}"
+
+
+Record = Annotated[
+    SetRecord | GameRecord | NoteRecord | PageRecord | ScenarioRecord,
+    Field(discriminator="kind"),
+]

@@ -1,12 +1,58 @@
-"""``kiosk check``: validate content for curators (owned by the catalogue work)."""
+"""``kiosk check``: validate content for curators, compiler-style, every problem at once."""
 
 from __future__ import annotations
 
+import logging
+import os
+from pathlib import Path
+
 import click
+
+from kiosk.catalogue.store import Catalogue
+from kiosk.config import DEFAULTS, from_environment
+
+
+def default_content_dir() -> str:
+    """The app's content folder: ``KIOSK_CONTENT_DIR`` if set, else the built-in default."""
+    return str(from_environment().get("CONTENT_DIR", DEFAULTS["CONTENT_DIR"]))
+
+
+def _label(content_dir: str, given: bool) -> str:
+    """Paths are printed as given on the command line; the default folder relative to cwd."""
+    if given:
+        return content_dir
+    try:
+        return os.path.relpath(content_dir)
+    except ValueError:  # pragma: no cover - another drive on Windows
+        return content_dir
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 @click.command()
 @click.argument("content_dir", required=False)
-def check(content_dir: str | None) -> None:
+@click.option("--fatal", is_flag=True, help="Accepted for Pelican's habit; problems are fatal.")
+def check(content_dir: str | None, fatal: bool) -> None:
     """Validate content; print path:line:col: message for every problem; exit 1 if any."""
-    raise click.ClickException("not built yet")
+    given = content_dir is not None
+    folder = content_dir if content_dir is not None else default_content_dir()
+    if not Path(folder).is_dir():
+        raise click.ClickException(f"{folder}: no such content folder")
+    # The problems are the output here; the store's run-time log lines would only repeat them.
+    logger = logging.getLogger("kiosk.catalogue")
+    quiet, logger.propagate = logging.NullHandler(), False
+    logger.addHandler(quiet)
+    try:
+        snapshot = Catalogue(folder, label=_label(folder, given)).current()
+    finally:
+        logger.removeHandler(quiet)
+        logger.propagate = True
+    for problem in snapshot.problems:  # already sorted by path, line, column
+        click.echo(str(problem))
+    click.echo(
+        f"{_plural(snapshot.files, 'file')}, {_plural(len(snapshot.problems), 'problem')}"
+    )
+    if snapshot.problems:
+        raise SystemExit(1)

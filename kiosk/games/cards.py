@@ -26,8 +26,11 @@ class Card:
     face: str | None = None  # key of the face picture the views draw; engines ignore it
 
     def header(self) -> dict:
-        """The card as the trace header lists it."""
-        return {"id": self.id, "name": self.name, "match": self.match, "value": self.value}
+        """The card as the trace header lists it (``family`` only where the card has one)."""
+        data = {"id": self.id, "name": self.name, "match": self.match, "value": self.value}
+        if self.family is not None:
+            data["family"] = self.family
+        return data
 
 
 def standard_deck() -> list[Card]:

@@ -17,6 +17,15 @@ A game is ``deck + options + seed + actions``. Every engine module provides::
     def is_over(state) -> bool
     def result(state) -> dict                    # winner(s) and scores, JSON-ready
 
+Optional, used by :mod:`kiosk.games.simulate` and :mod:`kiosk.games.trace` when present::
+
+    LEVEL_OPTION: str                  # the option naming computer seats' level (Snap: "level")
+    def default_deck() -> list[Card]   # the deck simulations play with (else standard_deck())
+    def kiosk_bound() -> dict          # overrides adding the kiosk's (non-historic) bound
+    def check_event(before, event, cards, options, memo) -> str | None
+        # why a trace event breaks the rules (None if legal); ``before`` is the places
+        # before the event, ``cards`` the header's cards by id, ``memo`` a dict to keep notes
+
 Actions are JSON-ready dicts (``{"type": "turn", "player": 0}``) so a record is plain JSON.
 Places are named ``"down:0"``, ``"up:1"``, ``"hand:0"``, ``"pool"``, ``"table"``,
 ``"tricks:2"``, ``"captured:1"``, ``"stock"``…; each lists card ids bottom first.

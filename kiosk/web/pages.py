@@ -1,16 +1,299 @@
-"""Catalogue pages: home, sets, notes, about."""
+"""Catalogue pages: home, the sets and their records, the games, notes, plain pages, patterns.
+
+Every page is a full HTML document, or, for an htmx request that targets part of a page,
+just its main content (``base.html`` switches layout on ``htmx_fragment``), so boosted
+navigation swaps ``#main`` and no page needs JavaScript to work.
+"""
 
 from __future__ import annotations
 
-from flask import Blueprint, Flask, render_template
+import hashlib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from flask import (
+    Blueprint,
+    Flask,
+    Response,
+    abort,
+    current_app,
+    g,
+    has_request_context,
+    render_template,
+    request,
+)
+from werkzeug.exceptions import MethodNotAllowed, NotFound
+from werkzeug.routing import RequestRedirect
+
+from kiosk.cardfaces import STANDARD_IDS, quoted, standard_name
+from kiosk.catalogue.schema import CardFace, SetRecord
+from kiosk.catalogue.store import Entry, Snapshot
+from kiosk.games.cards import SUITS
+from kiosk.web import content
+from kiosk.web.cards import face_alt, face_src, standard_src
 
 bp = Blueprint("pages", __name__)
+
+# The record's key facts, in the order a museum record gives them, with their labels.
+FACT_FIELDS: tuple[tuple[str, str], ...] = (
+    ("accession", "Accession number"),
+    ("historic_title", "Title as printed"),
+    ("object_type", "Object type"),
+    ("date", "Date"),
+    ("maker", "Maker or publisher"),
+    ("place", "Place"),
+    ("materials", "Materials and techniques"),
+    ("physical_description", "Physical description"),
+    ("dimensions", "Dimensions"),
+    ("card_count", "Number of cards"),
+    ("marks", "Marks and inscriptions"),
+    ("credit_line", "Credit line"),
+    ("history", "Object history"),
+)
+NOT_RECORDED = "not recorded"
+MATCH_WORDS = {
+    "picture": "Two cards match when they show the same picture.",
+    "rank": "Two cards match when they have the same rank (two sevens, two queens).",
+    "family": "Cards belong together when they are of the same family.",
+}
+HTML_VARY = "HX-Request, HX-Request-Type, HX-History-Restore-Request"
+
+
+# ----------------------------------------------------------------- layout and helpers
+
+
+def wants_fragment() -> bool:
+    """True for an htmx request that swaps part of a page (not a boost of the whole body)."""
+    if not has_request_context():
+        return False
+    headers = request.headers
+    return (
+        headers.get("HX-Request") == "true"
+        and headers.get("HX-Request-Type") != "full"
+        and headers.get("HX-History-Restore-Request") != "true"
+    )
+
+
+def route_exists(path: str) -> bool:
+    """True when the app serves GET ``path``: links to later features appear once they exist."""
+    adapter = current_app.url_map.bind("localhost")
+    try:
+        adapter.match(path, method="GET")
+    except RequestRedirect:
+        return True
+    except (NotFound, MethodNotAllowed):
+        return False
+    return True
+
+
+@bp.app_context_processor
+def _layout() -> dict[str, Any]:
+    return {
+        "htmx_fragment": wants_fragment(),
+        "embed": bool(g.get("embed", False)),
+        "route_exists": route_exists,
+        "quoted": quoted,
+        "NOT_RECORDED": NOT_RECORDED,
+    }
+
+
+@bp.after_app_request
+def _vary(response: Response) -> Response:
+    """The same URL answers a page or a fragment: caches must key on the htmx headers."""
+    if response.mimetype == "text/html":
+        response.vary.update(h.strip() for h in HTML_VARY.split(","))
+    return response
+
+
+def _entry_or_404(entries: Mapping[str, Entry], slug: str) -> Entry:
+    entry = entries.get(slug)
+    if entry is None:
+        abort(404)
+    return entry
+
+
+def is_flagged(face: CardFace) -> bool:
+    """A face whose picture is contested: never shown uncovered, never a thumbnail."""
+    return face.content_note is not None
+
+
+@dataclass(frozen=True)
+class Picture:
+    """A safe picture for a set in lists: a face that is not flagged, over the set's back."""
+
+    src: str
+    alt: str
+
+
+def set_picture(record: SetRecord) -> Picture | None:
+    """The first recorded, unflagged face (or a standard card); None if there is none."""
+    if record.deck == "standard-52":
+        digest = hashlib.sha1(record.key.encode()).digest()
+        card_id = ("KH", "QS", "AD", "JC", "7H", "10S")[digest[0] % 6]
+        return Picture(standard_src(card_id), standard_name(card_id))
+    for face in record.cards:
+        if face.recorded and not is_flagged(face):
+            return Picture(face_src(record, face), face_alt(record, face))
+    return None
+
+
+def families(record: SetRecord) -> list[tuple[str | None, list[CardFace]]]:
+    """The faces grouped by family, in the order the record lists them (one group if none)."""
+    groups: dict[str | None, list[CardFace]] = {}
+    for face in record.cards:
+        groups.setdefault(face.family, []).append(face)
+    return list(groups.items())
+
+
+def standard_suits() -> list[tuple[str, list[str]]]:
+    """The 52 ids grouped by suit, for a record that plays with a standard pack."""
+    return [(name, [cid for cid in STANDARD_IDS if cid.endswith(code)]) for code, name in SUITS]
+
+
+def sets_flagged_with(snapshot: Snapshot, note_slug: str) -> list[Entry]:
+    """The sets with a card whose content note points at this note."""
+    return [
+        entry
+        for entry in snapshot.sets.values()
+        if any(
+            face.content_note is not None and face.content_note.note == note_slug
+            for face in entry.record.cards  # type: ignore[union-attr]
+        )
+    ]
+
+
+def sets_playing(snapshot: Snapshot, game_slug: str) -> list[Entry]:
+    """The sets that list this game."""
+    return [e for e in snapshot.sets.values() if game_slug in e.record.games]  # type: ignore
+
+
+# ----------------------------------------------------------------- views
 
 
 @bp.get("/")
 def home() -> str:
-    return render_template("pages/home.html")
+    """The sets as big cards, the games, and the way to the note and the about page."""
+    snapshot = content.current()
+    return render_template(
+        "pages/home.html",
+        sets=list(snapshot.sets.values()),
+        games=list(snapshot.games.values()),
+        notes=list(snapshot.notes.values()),
+        pages=snapshot.pages,
+        set_picture=set_picture,
+    )
+
+
+@bp.get("/sets/")
+def sets() -> str:
+    """Every catalogued set."""
+    snapshot = content.current()
+    return render_template(
+        "pages/sets.html", sets=list(snapshot.sets.values()), set_picture=set_picture
+    )
+
+
+@bp.get("/sets/<slug>")
+def set_record(slug: str) -> str:
+    """A set's catalogue record: facts, interpretation, cards (flagged ones covered), sources."""
+    snapshot = content.current()
+    entry = _entry_or_404(snapshot.sets, slug)
+    record: SetRecord = entry.record  # type: ignore[assignment]
+    flagged_keys = {face.key for face in record.cards if is_flagged(face)}
+    view = request.args.get("view", "")
+    revealed = view if view in flagged_keys else None
+    return render_template(
+        "pages/set.html",
+        entry=entry,
+        record=record,
+        facts=[(name, label, getattr(record, name)) for name, label in FACT_FIELDS],
+        match_words=MATCH_WORDS[record.match],
+        groups=families(record),
+        grouped=any(face.family for face in record.cards),
+        suits=standard_suits() if record.deck == "standard-52" else [],
+        flagged=[face for face in record.cards if is_flagged(face)],
+        flagged_notes=[
+            snapshot.notes[slug]
+            for slug in dict.fromkeys(
+                face.content_note.note for face in record.cards if face.content_note
+            )
+            if slug in snapshot.notes
+        ],
+        revealed=revealed,
+        notes=snapshot.notes,
+        games=[snapshot.games[s] for s in record.games if s in snapshot.games],
+        picture=set_picture(record),
+    )
+
+
+@bp.get("/games/")
+def games() -> str:
+    """The three games, with the sets each is played with."""
+    snapshot = content.current()
+    return render_template(
+        "pages/games.html",
+        games=[(e, sets_playing(snapshot, e.record.key)) for e in snapshot.games.values()],
+    )
+
+
+@bp.get("/games/<slug>")
+def game(slug: str) -> str:
+    """A game's history and rules, and the sets to play it with."""
+    snapshot = content.current()
+    entry = _entry_or_404(snapshot.games, slug)
+    return render_template(
+        "pages/game.html",
+        entry=entry,
+        record=entry.record,
+        sets=sets_playing(snapshot, slug),
+        set_picture=set_picture,
+    )
+
+
+@bp.get("/notes/<slug>")
+def note(slug: str) -> str:
+    """A contextual note, e.g. on golliwog imagery, with the sets it concerns."""
+    snapshot = content.current()
+    entry = _entry_or_404(snapshot.notes, slug)
+    return render_template(
+        "pages/note.html",
+        entry=entry,
+        record=entry.record,
+        sets=sets_flagged_with(snapshot, slug),
+    )
+
+
+@bp.get("/pages/<slug>")
+def page(slug: str) -> str:
+    """A plain page: about, sources."""
+    entry = _entry_or_404(content.current().pages, slug)
+    return render_template("pages/page.html", entry=entry, record=entry.record)
+
+
+@bp.get("/patterns")
+def patterns() -> str:
+    """Every component at once: a target for accessibility checks and screenshots."""
+    snapshot = content.current()
+    demo_set = next(
+        (e for e in snapshot.sets.values() if any(is_flagged(f) for f in e.record.cards)),
+        next(iter(snapshot.sets.values()), None),
+    )
+    record = demo_set.record if demo_set else None
+    plain = next((f for f in record.cards if not is_flagged(f)), None) if record else None
+    flagged = next((f for f in record.cards if is_flagged(f)), None) if record else None
+    return render_template(
+        "pages/patterns.html",
+        record=record,
+        plain=plain,
+        flagged_face=flagged,
+        notes=snapshot.notes,
+        facts=[(n, label, getattr(record, n)) for n, label in FACT_FIELDS] if record else [],
+        sets=list(snapshot.sets.values())[:2],
+        set_picture=set_picture,
+    )
 
 
 def init_app(app: Flask) -> None:
+    """Register the catalogue pages."""
     app.register_blueprint(bp)

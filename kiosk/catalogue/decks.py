@@ -1,0 +1,46 @@
+"""Stage 5, decks: a set record → the cards the engines play with.
+
+Flagged cards (``content_note``) stay out of every playable deck unless asked for: Snap
+tolerates missing cards, and contested imagery is never a game piece (design.md).
+"""
+
+from __future__ import annotations
+
+from kiosk.catalogue.schema import CardFace, SetRecord
+from kiosk.games.cards import Card, standard_deck
+
+
+def flagged_faces(set_record: SetRecord) -> list[CardFace]:
+    """The faces carrying a content note, in the order the record lists them."""
+    return [face for face in set_record.cards if face.content_note is not None]
+
+
+def match_key(set_record: SetRecord, face: CardFace) -> str:
+    """What Snap compares for this face under the set's ``match`` rule."""
+    if set_record.match == "family":
+        return face.family or face.key
+    if set_record.match == "rank":
+        return face.rank or face.key
+    return face.key
+
+
+def deck_for(set_record: SetRecord, include_flagged: bool = False) -> list[Card]:
+    """The playable deck: every face × (copies − missing), flagged faces left out by default."""
+    if set_record.deck == "standard-52":
+        return standard_deck()
+    deck: list[Card] = []
+    for face in set_record.cards:
+        if face.content_note is not None and not include_flagged:
+            continue
+        for n in range(1, face.copies - face.missing + 1):
+            deck.append(
+                Card(
+                    id=f"{face.key}-{n}",
+                    name=face.name,
+                    match=match_key(set_record, face),
+                    family=face.family,
+                    rank=face.rank,
+                    face=f"{set_record.key}/{face.key}",
+                )
+            )
+    return deck

@@ -1,0 +1,200 @@
+"""Stage 1, read: bytes → text → front matter (YAML, safe) + markdown body, keeping positions.
+
+Every key path in the front matter, e.g. ``("cards", 3, "content_note", "note")``, is mapped
+to its line and column in the FILE (1-based), so later stages can point curators at the spot.
+Nothing here raises for bad content: problems are collected and returned.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+from kiosk.catalogue.problems import Problem
+
+KeyPath = tuple[str | int, ...]
+Position = tuple[int, int]
+
+# python-frontmatter's boundary: a line of three or more hyphens (trailing blanks allowed).
+BOUNDARY = re.compile(r"-{3,}[ \t]*\r?\n?")
+
+
+# The YAML slips curators make most, and what to do about them.
+HINTS = {
+    "mapping values are not allowed here": "put the value in quotes if it contains ': '",
+    "found character '\\t' that cannot start any token": "indent with spaces, not tabs",
+}
+
+
+class ContentLoader(yaml.SafeLoader):
+    """The safe loader, except that dates stay text: "1797-12" or "1950-01-01" is historic text.
+
+    Pure Python on purpose: libyaml words its errors differently, and curators (and tests)
+    should see the same message on every machine.
+    """
+
+
+ContentLoader.yaml_implicit_resolvers = {
+    first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    """One content file after reading: its data (None if unreadable), body and positions."""
+
+    path: str  # as shown to curators
+    data: dict[str, Any] | None
+    body: str = ""
+    body_line: int = 1  # the file line the body starts on
+    positions: dict[KeyPath, Position] = field(default_factory=dict)  # value node starts
+    key_positions: dict[KeyPath, Position] = field(default_factory=dict)  # mapping key starts
+    problems: tuple[Problem, ...] = ()
+
+    def position(self, path: KeyPath) -> Position:
+        """The nearest known position for a key path: the value, else its closest ancestor."""
+        path = tuple(path)
+        while path:
+            if path in self.positions:
+                return self.positions[path]
+            path = path[:-1]
+        return self.positions.get((), (1, 1))
+
+    def key_position(self, path: KeyPath) -> Position:
+        """Where the key of ``path`` is written (for sequence items: where the item starts)."""
+        path = tuple(path)
+        if path in self.key_positions:
+            return self.key_positions[path]
+        return self.position(path)
+
+
+def _line_col(data: bytes, offset: int) -> Position:
+    line = data.count(b"\n", 0, offset) + 1
+    col = offset - (data.rfind(b"\n", 0, offset) + 1) + 1
+    return line, col
+
+
+def decode(path: str, raw: bytes) -> tuple[str | None, list[Problem]]:
+    """Bytes → text: empty, binary (NUL byte) and non-UTF-8 files are problems."""
+    if not raw.strip():
+        return None, [Problem(path, 1, 1, "empty file: a content file needs front matter")]
+    nul = raw.find(b"\0")
+    if nul >= 0:
+        line, col = _line_col(raw, nul)
+        return None, [Problem(path, line, col, "binary file (NUL byte): not a markdown file")]
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line, col = _line_col(raw, exc.start)
+        bad = raw[exc.start : exc.start + 1].hex()
+        return None, [
+            Problem(path, line, col, f"not UTF-8 (byte 0x{bad}): save the file as UTF-8")
+        ]
+    return text.removeprefix("\ufeff"), []
+
+
+def split(path: str, text: str) -> tuple[str | None, str, int, list[Problem]]:
+    """Split ``---``-fenced front matter from the body: (front, body, body line, problems)."""
+    first = BOUNDARY.match(text)
+    if first is None or (first.end() != len(text) and text[first.end() - 1] != "\n"):
+        return None, "", 1, [
+            Problem(path, 1, 1, "no front matter: the file must start with a line '---'")
+        ]
+    lines = text[first.end() :].splitlines(keepends=True)
+    for n, line in enumerate(lines):
+        if BOUNDARY.fullmatch(line):
+            front = "".join(lines[:n])
+            body = "".join(lines[n + 1 :])
+            return front, body, n + 3, []
+    return None, "", 1, [
+        Problem(path, 1, 1, "front matter is not closed: add a line '---' after it")
+    ]
+
+
+def _walk(
+    node: yaml.Node,
+    path: KeyPath,
+    positions: dict[KeyPath, Position],
+    key_positions: dict[KeyPath, Position],
+    problems: list[Problem],
+    file_path: str,
+) -> None:
+    line, col = node.start_mark.line + 2, node.start_mark.column + 1
+    positions[path] = (line, col)
+    if isinstance(node, yaml.MappingNode):
+        seen: set[Any] = set()
+        for key_node, value_node in node.value:
+            key: Any = key_node.value if isinstance(key_node, yaml.ScalarNode) else None
+            if key is None:
+                continue
+            child = (*path, key)
+            key_pos = (key_node.start_mark.line + 2, key_node.start_mark.column + 1)
+            if key in seen:
+                problems.append(Problem(file_path, *key_pos, f"duplicate key '{key}'"))
+            seen.add(key)
+            key_positions[child] = key_pos
+            _walk(value_node, child, positions, key_positions, problems, file_path)
+    elif isinstance(node, yaml.SequenceNode):
+        for i, item in enumerate(node.value):
+            _walk(item, (*path, i), positions, key_positions, problems, file_path)
+
+
+def parse_front_matter(
+    path: str, front: str
+) -> tuple[Any, dict[KeyPath, Position], dict[KeyPath, Position], list[Problem]]:
+    """YAML (safe loader) → data, with the file position of every key path."""
+    positions: dict[KeyPath, Position] = {}
+    key_positions: dict[KeyPath, Position] = {}
+    problems: list[Problem] = []
+    loader = ContentLoader(front)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None, positions, key_positions, problems
+        _walk(node, (), positions, key_positions, problems, path)
+        data = loader.construct_document(node)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, col = (mark.line + 2, mark.column + 1) if mark else (2, 1)
+        what = exc.problem or exc.context or "syntax error"
+        context = exc.context_mark
+        if exc.problem and exc.context and context is not None:
+            what += f" ({exc.context} started at {context.line + 2}:{context.column + 1})"
+        if exc.problem in HINTS:
+            what += f": {HINTS[exc.problem]}"
+        return None, positions, key_positions, [Problem(path, line, col, f"YAML: {what}")]
+    except yaml.YAMLError as exc:  # pragma: no cover - every PyYAML error we know is marked
+        return None, positions, key_positions, [Problem(path, 2, 1, f"YAML: {exc}")]
+    finally:
+        loader.dispose()
+    return data, positions, key_positions, problems
+
+
+def read_text(path: str, text: str) -> SourceFile:
+    """Text of one file → SourceFile (front matter must be a YAML mapping)."""
+    front, body, body_line, problems = split(path, text)
+    if front is None:
+        return SourceFile(path, None, problems=tuple(problems))
+    data, positions, key_positions, yaml_problems = parse_front_matter(path, front)
+    problems += yaml_problems
+    if yaml_problems and data is None:
+        return SourceFile(path, None, body, body_line, problems=tuple(problems))
+    if not isinstance(data, dict):
+        line, col = positions.get((), (2, 1))
+        what = "empty" if data is None else f"a {type(data).__name__}"
+        message = f"front matter must be a mapping of 'field: value' lines, not {what}"
+        problems.append(Problem(path, line, col, message))
+        return SourceFile(path, None, body, body_line, problems=tuple(problems))
+    return SourceFile(path, data, body, body_line, positions, key_positions, tuple(problems))
+
+
+def read_bytes(path: str, raw: bytes) -> SourceFile:
+    """Bytes of one file → SourceFile; ``path`` is only used in the problems' text."""
+    text, problems = decode(path, raw)
+    if text is None:
+        return SourceFile(path, None, problems=tuple(problems))
+    return read_text(path, text)

@@ -1,0 +1,361 @@
+"""Stage 4, store: the catalogue as immutable snapshots, refreshed from disk when files change.
+
+``Catalogue.current()`` costs one ``os.scandir`` walk when nothing changed; changed files are
+re-read, re-validated and re-rendered, the others reused. A file with problems is skipped and
+logged, and its last good version (if any) stays published, so a curator's typo never blanks a
+page; the problem is still listed in ``Snapshot.problems`` (``/healthz``, ``kiosk check``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import threading
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from kiosk.catalogue.problems import Problem
+from kiosk.catalogue.read import SourceFile, read_bytes
+from kiosk.catalogue.render import render_markdown
+from kiosk.catalogue.scenarios import Run
+from kiosk.catalogue.validate import (
+    AnyRecord,
+    Checked,
+    check_scenario,
+    collection_problems,
+    validate_source,
+)
+
+log = logging.getLogger(__name__)
+
+KINDS = ("set", "game", "note", "page", "scenario")
+IMAGES = "images"
+RACY_NS = 1_000_000_000  # a file changed this recently may change again unseen (same mtime tick)
+
+StatKey = tuple[int, int, int]  # mtime_ns, size, inode
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One published record with its rendered, sanitised body and the file it came from."""
+
+    record: AnyRecord
+    html: str
+    path: str  # as shown to curators, e.g. content/sets/misc-869-1986.md
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The whole catalogue at one moment; never changes once made (safe to share across threads).
+
+    ``sets``/``games``/``notes``/``pages`` map slug → Entry, ordered by ``order`` then title.
+    ``version`` is a short hash of every file's content: it changes when any file changes.
+    """
+
+    sets: Mapping[str, Entry]
+    games: Mapping[str, Entry]
+    notes: Mapping[str, Entry]
+    pages: Mapping[str, Entry]
+    problems: tuple[Problem, ...]
+    version: str
+    files: int = 0
+    scenarios: Mapping[str, Entry] = field(default_factory=dict)  # "game/slug" → Entry
+    runs: Mapping[str, Run] = field(default_factory=dict)  # "game/slug" → the engine's run
+
+    @property
+    def ok(self) -> bool:
+        """True when no file has a problem."""
+        return not self.problems
+
+    def of_kind(self, kind: str) -> Mapping[str, Entry]:
+        """The entries of one kind ("set", "game", "note", "page")."""
+        return {
+            "set": self.sets, "game": self.games, "note": self.notes, "page": self.pages,
+            "scenario": self.scenarios,
+        }[kind]  # fmt: skip
+
+
+@dataclass
+class _FileState:
+    stat: StatKey
+    digest: str
+    source: SourceFile
+    record: AnyRecord | None
+    html: str
+    problems: list[Problem]
+    racy: bool = False
+
+
+@dataclass
+class _Scan:
+    markdown: dict[str, StatKey] = field(default_factory=dict)
+    images: dict[str, int] = field(default_factory=dict)  # rel → size
+    missing: bool = False
+
+
+def _is_content_file(name: str) -> bool:
+    return (
+        name.endswith(".md")
+        and not name.startswith((".", "#", "_"))
+        and name.lower() != "readme.md"
+    )
+
+
+def _scan(root: str) -> _Scan:
+    """Every markdown file (and every file under images/) with its stat: one cheap walk."""
+    scan = _Scan()
+    stack = [("", root)]
+    while stack:
+        prefix, folder = stack.pop()
+        try:
+            entries = os.scandir(folder)
+        except FileNotFoundError:
+            if not prefix:
+                scan.missing = True
+            continue
+        except NotADirectoryError:
+            scan.missing = not prefix
+            continue
+        with entries:
+            for entry in entries:
+                name = entry.name
+                if name.startswith("."):
+                    continue
+                rel = prefix + name
+                if entry.is_dir(follow_symlinks=False):
+                    stack.append((rel + "/", entry.path))
+                elif rel.startswith(IMAGES + "/"):
+                    if entry.is_file():
+                        scan.images[rel] = entry.stat().st_size
+                elif _is_content_file(name) and entry.is_file():
+                    st = entry.stat()
+                    scan.markdown[rel] = (st.st_mtime_ns, st.st_size, st.st_ino)
+    return scan
+
+
+@lru_cache(maxsize=512)
+def _parse(path: str, raw: bytes) -> tuple[SourceFile, AnyRecord | None, str, tuple[Problem, ...]]:
+    """Read, validate, render: pure in its bytes, so each version of a file is parsed once."""
+    source = read_bytes(path, raw)
+    record, problems = validate_source(source)
+    html = render_markdown(source.body) if record is not None else ""
+    return source, record, html, tuple(problems)
+
+
+# Scenario runs, shared by every Catalogue: records and sets come from ``_parse``'s cache, so
+# the same file bytes give the same objects and a run is redone only when either changes.
+_RUNS: dict[tuple[str, int, int, str], tuple[object, object, Run | None, list[Problem]]] = {}
+_RUNS_LOCK = threading.Lock()
+
+
+def _run_scenario(
+    item: Checked, sets: dict, engines: dict[str, str]
+) -> tuple[Run | None, list[Problem]]:
+    """check_scenario, cached by the record and its set (kept alive, so ids stay unique)."""
+    record: Any = item.record
+    deck = sets.get(record.deck)
+    key = (item.source.path, id(record), id(deck), engines.get(record.game, ""))
+    with _RUNS_LOCK:
+        cached = _RUNS.get(key)
+    if cached is None or cached[0] is not record or cached[1] is not deck:
+        run, problems = check_scenario(item, sets, engines)
+        cached = (record, deck, run, problems)
+        with _RUNS_LOCK:
+            if len(_RUNS) > 1024:
+                _RUNS.clear()
+            _RUNS[key] = cached
+    return cached[2], list(cached[3])
+
+
+def _sort_key(entry: Entry) -> tuple[int, str, str]:
+    record = entry.record
+    return (getattr(record, "order", 100), record.title.casefold(), record.key)
+
+
+class Catalogue:
+    """The content folder, read lazily and kept current: ask ``current()`` on every request."""
+
+    def __init__(self, content_dir: str | os.PathLike[str], label: str | None = None) -> None:
+        """``label`` is how paths are shown (default: the folder's own name, e.g. ``content``)."""
+        self.content_dir = Path(content_dir)
+        if label is None:
+            label = self.content_dir.name or str(self.content_dir)
+        self.label = label.rstrip("/\\") or label
+        self._lock = threading.Lock()
+        self._scan_result: _Scan | None = None
+        self._files: dict[str, _FileState] = {}
+        self._last_good: dict[str, Checked] = {}
+        self._html: dict[str, str] = {}  # rel → html of the last good version
+        self._snapshot: Snapshot | None = None
+        self._run_of: dict[str, Run] = {}  # rel → run, for the current check
+
+    def display(self, rel: str) -> str:
+        """The path shown for a file: the label joined with its path inside the folder."""
+        return f"{self.label}/{rel}" if self.label else rel
+
+    def current(self) -> Snapshot:
+        """The catalogue as it is on disk now (re-reading only files that changed)."""
+        with self._lock:
+            scan = _scan(str(self.content_dir))
+            if self._snapshot is not None and not self._differs(scan):
+                return self._snapshot
+            try:
+                fresh = self._rebuild(scan)
+            except Exception as exc:  # a bug here must not take every page down with it
+                log.exception("could not refresh the catalogue")
+                self._scan_result = None  # try again on the next request
+                if self._snapshot is None:
+                    problem = Problem(self.label, 1, 1, f"could not read the content: {exc!r}")
+                    self._snapshot = Snapshot({}, {}, {}, {}, (problem,), "error")
+                return self._snapshot
+            known = set(self._snapshot.problems) if self._snapshot is not None else set()
+            for problem in fresh.problems:
+                if problem not in known:  # each problem logged once, when it appears
+                    log.warning("content problem: %s", problem)
+            self._snapshot = fresh
+            return fresh
+
+    def _differs(self, scan: _Scan) -> bool:
+        old = self._scan_result
+        if old is None or scan.markdown != old.markdown or scan.images != old.images:
+            return True
+        if scan.missing != old.missing:
+            return True
+        for rel, state in self._files.items():
+            if state.racy:
+                digest = self._digest_of(rel)
+                if digest != state.digest:
+                    return True
+                state.racy = self._is_racy(state.stat)
+        return False
+
+    def _digest_of(self, rel: str) -> str | None:
+        try:
+            return hashlib.sha1((self.content_dir / rel).read_bytes()).hexdigest()
+        except OSError:
+            return None
+
+    @staticmethod
+    def _is_racy(stat: StatKey) -> bool:
+        return time.time_ns() - stat[0] < RACY_NS
+
+    def _read(self, rel: str, stat: StatKey) -> _FileState:
+        path = self.display(rel)
+        try:
+            raw = (self.content_dir / rel).read_bytes()
+        except OSError as exc:
+            problem = Problem(path, 1, 1, f"cannot read file: {exc.strerror or exc}")
+            source = SourceFile(path, None, problems=(problem,))
+            return _FileState(stat, "", source, None, "", [problem])
+        digest = hashlib.sha1(raw).hexdigest()
+        source, record, html, problems = _parse(path, raw)
+        return _FileState(stat, digest, source, record, html, list(problems), self._is_racy(stat))
+
+    def _rebuild(self, scan: _Scan) -> Snapshot:
+        """Re-read what changed, re-run the collection checks, publish a new snapshot."""
+        for rel in list(self._files):
+            if rel not in scan.markdown:
+                del self._files[rel]
+                self._last_good.pop(rel, None)
+                self._html.pop(rel, None)
+        for rel, stat in scan.markdown.items():
+            state = self._files.get(rel)
+            if state is None or state.stat != stat or state.racy:
+                self._files[rel] = self._read(rel, stat)
+        self._scan_result = scan
+
+        current = [
+            Checked(rel, state.source, state.record)
+            for rel, state in sorted(self._files.items())
+            if state.record is not None
+        ]
+        current_rels = {c.rel for c in current}
+        fallbacks = [
+            good for rel, good in sorted(self._last_good.items()) if rel not in current_rels
+        ]
+        images = frozenset(scan.images)
+
+        # Pass 1: every current good file (its problems are reported), then last good versions
+        # of files that are broken now (they yield to current files on a clash, silently).
+        found = self._check(current + fallbacks, images)
+        problems = [p for state in self._files.values() for p in state.problems]
+        published: list[Checked] = []
+        retry: list[Checked] = []
+        for item in current:
+            if item.rel in found:
+                problems += found[item.rel]
+                if item.rel in self._last_good:
+                    retry.append(self._last_good[item.rel])
+            else:
+                self._last_good[item.rel] = item
+                self._html[item.rel] = self._files[item.rel].html
+                published.append(item)
+        published += [good for good in fallbacks if good.rel not in found]
+        # Pass 2: a file whose new version broke a reference falls back to its last good one.
+        if retry:
+            again = self._check(published + retry, images)
+            published += [good for good in retry if good.rel not in again]
+        shown = {id(item) for item in published}
+        for item in fallbacks + retry:
+            if id(item) in shown:
+                log.warning("%s: serving its last good version", item.source.path)
+        if scan.missing:
+            problems.append(Problem(self.label, 1, 1, "content folder not found"))
+        return self._snapshot_of(published, problems, scan)
+
+    def _check(self, items: list[Checked], images: frozenset[str]) -> dict[str, list[Problem]]:
+        games = {c.record.key for c in items if c.record.kind == "game"}
+        notes = {c.record.key for c in items if c.record.kind == "note"}
+        found = collection_problems(items, self.content_dir, games, notes, images)
+        sets = {
+            c.record.key: c.record for c in items if c.record.kind == "set" and c.rel not in found
+        }
+        engines = {c.record.key: c.record.engine for c in items if c.record.kind == "game"}
+        for item in items:
+            if item.record.kind != "scenario" or item.rel in found:
+                continue
+            run, problems = _run_scenario(item, sets, engines)
+            if problems:
+                found.setdefault(item.rel, []).extend(problems)
+            elif run is not None:
+                self._run_of[item.rel] = run
+        return found
+
+    def _snapshot_of(
+        self, published: list[Checked], problems: list[Problem], scan: _Scan
+    ) -> Snapshot:
+        by_kind: dict[str, dict[str, Entry]] = {kind: {} for kind in KINDS}
+        runs: dict[str, Run] = {}
+        for item in published:
+            entry = Entry(item.record, self._html.get(item.rel, ""), item.source.path)
+            by_kind[item.record.kind].setdefault(item.record.key, entry)
+            if item.record.kind == "scenario" and item.rel in self._run_of:
+                runs.setdefault(item.record.key, self._run_of[item.rel])
+
+        ordered = {
+            kind: MappingProxyType(dict(sorted(table.items(), key=lambda kv: _sort_key(kv[1]))))
+            for kind, table in by_kind.items()
+        }
+        digest = hashlib.sha1()
+        for rel, state in sorted(self._files.items()):
+            digest.update(f"{rel}\0{state.digest}\n".encode())
+        for rel, size in sorted(scan.images.items()):
+            digest.update(f"{rel}\0{size}\n".encode())
+        unique = sorted(set(problems), key=lambda p: (p.path, p.line, p.col, p.message))
+        return Snapshot(
+            sets=ordered["set"],
+            games=ordered["game"],
+            notes=ordered["note"],
+            pages=ordered["page"],
+            problems=tuple(unique),
+            version=digest.hexdigest()[:12],
+            files=len(scan.markdown),
+            scenarios=ordered["scenario"],
+            runs=MappingProxyType(runs),
+        )

@@ -1,0 +1,286 @@
+/* play.js: the Snap table's pace, fair timing, keys and card movement (see docs/play.md).
+ *
+ * The page works without this script (every button is a form). With it:
+ * - the moment a new table is painted (images decoded, then two animation frames) is noted
+ *   with performance.now(); a call on Snap! sends reaction_ms measured from that moment to
+ *   the tap (pointerdown, or the key press), and the turn number of the table that was seen;
+ * - the computer players' pace: "Next" is posted data-pace ms after the paint;
+ * - one request at a time: a tap while a request is in flight is sent when it has landed
+ *   (with the turn it was aimed at, so a call on a card that has gone is "too late");
+ * - Space or Enter calls Snap!, P calls Snap Pool!;
+ * - cards are named for view transitions from data-vt* attributes (CSP forbids style="").
+ * htmx sends the forms and morphs #game in place. Safe to load twice (boosted navigation).
+ */
+(function () {
+  "use strict";
+
+  if (window.kioskPlay) {
+    window.kioskPlay.boot();
+    return;
+  }
+
+  var state = {
+    paintedAt: null, // performance.now() when the table on screen was painted
+    paintedTurn: null, // the turn number of that table
+    tapAt: null, // pointerdown on a call button
+    busy: false, // a request of the play form is in flight
+    pending: null, // a tap made while busy: {act, turn, reaction}
+    timer: null, // the pace timer
+    booted: null, // the #game element last booted
+    viaTransition: false, // the current swap was handled inside a view transition
+    log: [] // recent {type, at, ...}: for tests and benchmarks
+  };
+
+  function game() {
+    return document.getElementById("game");
+  }
+
+  function form() {
+    return document.getElementById("play-form");
+  }
+
+  function note(type, data) {
+    var entry = Object.assign({ type: type, at: performance.now() }, data || {});
+    state.log.push(entry);
+    if (state.log.length > 200) state.log.shift();
+    document.dispatchEvent(new CustomEvent("play:" + type, { detail: entry }));
+  }
+
+  // ------------------------------------------------------------ view transitions
+
+  function nameCards(phase) {
+    var g = game();
+    if (!g) return;
+    var all = g.querySelectorAll("[data-vt], [data-vt-next], [data-vt-turned]");
+    all.forEach(function (el) {
+      el.style.viewTransitionName = "";
+    });
+    g.querySelectorAll("[data-vt]").forEach(function (el) {
+      el.style.viewTransitionName = el.dataset.vt;
+    });
+    var moving = phase === "old" ? "[data-vt-next]" : "[data-vt-turned]";
+    g.querySelectorAll(moving).forEach(function (el) {
+      el.style.viewTransitionName = phase === "old" ? el.dataset.vtNext : el.dataset.vtTurned;
+    });
+  }
+
+  function decoded() {
+    var g = game();
+    var imgs = g ? Array.prototype.slice.call(g.querySelectorAll("img.play-card")) : [];
+    var all = Promise.all(
+      imgs.map(function (img) {
+        return img.decode ? img.decode().catch(function () {}) : null;
+      })
+    );
+    return Promise.race([all, new Promise(function (r) { setTimeout(r, 250); })]);
+  }
+
+  // ------------------------------------------------------------ paint and pace
+
+  function painted() {
+    // two frames after the swap: the new table has been painted
+    requestAnimationFrame(function () {
+      requestAnimationFrame(function () {
+        var g = game();
+        if (!g) return;
+        state.paintedAt = performance.now();
+        state.paintedTurn = g.dataset.turn;
+        note("painted", { turn: g.dataset.turn, over: g.dataset.over === "1" });
+        schedule(g);
+      });
+    });
+  }
+
+  function schedule(g) {
+    clearTimeout(state.timer);
+    var pace = parseInt(g.dataset.pace || "", 10);
+    if (!pace || g.dataset.over === "1") return;
+    var turn = g.dataset.turn;
+    state.timer = setTimeout(function () {
+      var now = game();
+      if (state.busy || !now || now.dataset.turn !== turn) return;
+      submit("next");
+    }, pace);
+  }
+
+  function button(act) {
+    var f = form();
+    return f ? f.querySelector("button[name=act][value='" + act + "']") : null;
+  }
+
+  function submit(act) {
+    var f = form();
+    var b = button(act);
+    if (!f || !b || b.disabled) return false;
+    if (typeof f.requestSubmit === "function") f.requestSubmit(b);
+    else b.click();
+    return true;
+  }
+
+  // ------------------------------------------------------------ calls
+
+  function prepareCall(at) {
+    var f = form();
+    if (!f) return null;
+    var ms = state.paintedAt === null ? "" : Math.max(0, Math.round((at - state.paintedAt) * 10) / 10);
+    var turn = state.paintedTurn !== null ? state.paintedTurn : f.elements.turn.value;
+    f.elements.reaction_ms.value = String(ms);
+    f.elements.turn.value = turn;
+    return { turn: turn, reaction: ms };
+  }
+
+  function say(text) {
+    var status = document.getElementById("game-status");
+    if (!status) return;
+    var p = document.createElement("p");
+    p.className = "game__headline";
+    p.textContent = text;
+    status.replaceChildren(p);
+  }
+
+  function flush() {
+    var p = state.pending;
+    state.pending = null;
+    if (!p) return;
+    var f = form();
+    var b = button(p.act);
+    if (!f || !b || b.disabled) {
+      if (p.act === "snap" || p.act === "pool") say("Too late — that card has gone.");
+      return;
+    }
+    if (p.turn !== undefined) {
+      f.elements.turn.value = p.turn;
+      f.elements.reaction_ms.value = String(p.reaction);
+    }
+    submit(p.act);
+  }
+
+  function onClick(event) {
+    var b = event.target.closest && event.target.closest("#play-form button[name=act]");
+    if (!b) return;
+    clearTimeout(state.timer);
+    var act = b.value;
+    var entry = { act: act };
+    if (act === "snap" || act === "pool") {
+      var now = performance.now();
+      var at = state.tapAt !== null && now - state.tapAt < 1500 ? state.tapAt : now;
+      state.tapAt = null;
+      var call = prepareCall(at);
+      entry.turn = call.turn;
+      entry.reaction = call.reaction;
+      note("call", { act: act, turn: call.turn, reaction: call.reaction, tapAt: at });
+    }
+    if (state.busy) {
+      event.preventDefault();
+      event.stopPropagation();
+      if (act !== "next") state.pending = entry;
+    }
+  }
+
+  function onPointerDown(event) {
+    if (event.target.closest && event.target.closest("#snap-button, #pool-button")) {
+      state.tapAt = performance.now();
+    }
+  }
+
+  function interactive(el) {
+    return el && el.closest && el.closest("a, input, select, textarea, summary, details, [contenteditable]");
+  }
+
+  function onKey(event) {
+    if (!game() || event.altKey || event.ctrlKey || event.metaKey || event.repeat) return;
+    var key = event.key;
+    var act = key === " " || key === "Enter" ? "snap" : key === "p" || key === "P" ? "pool" : null;
+    if (!act) return;
+    var target = event.target;
+    var onButton = target && target.closest && target.closest("button");
+    if (interactive(target)) return;
+    if (onButton && !(act === "snap" && onButton.id === "snap-button") && act !== "pool") return;
+    var b = button(act);
+    if (!b || b.disabled) return;
+    event.preventDefault();
+    state.tapAt = performance.now();
+    b.click();
+  }
+
+  // ------------------------------------------------------------ htmx hooks
+
+  function ours(event) {
+    var ctx = event.detail && event.detail.ctx;
+    var src = ctx && ctx.sourceElement;
+    return !!(src && src.id === "play-form");
+  }
+
+  function onBeforeTransition(event) {
+    if (!ours(event)) return;
+    var detail = event.detail;
+    var task = detail.task;
+    nameCards("old");
+    detail.task = function () {
+      return Promise.resolve(task()).then(function () {
+        nameCards("new");
+        state.viaTransition = true;
+        return decoded();
+      }).then(painted);
+    };
+  }
+
+  function onAfterSwap(event) {
+    if (ours(event)) {
+      if (!state.viaTransition) decoded().then(painted);
+      state.viaTransition = false;
+      return;
+    }
+    boot();
+  }
+
+  function onBeforeRequest(event) {
+    if (!ours(event)) return;
+    state.busy = true;
+    clearTimeout(state.timer);
+  }
+
+  function onFinally(event) {
+    if (!ours(event)) return;
+    state.busy = false;
+    setTimeout(flush, 0);
+  }
+
+  function onError(event) {
+    if (!ours(event)) return;
+    state.busy = false;
+    say("The kiosk did not answer. Tap again, or start a new game.");
+  }
+
+  // ------------------------------------------------------------ start
+
+  function preload(g) {
+    (g.dataset.faces || "").split(" ").forEach(function (src) {
+      if (src) new Image().src = src;
+    });
+  }
+
+  function boot() {
+    var g = game();
+    if (!g || g === state.booted || !g.dataset.game) return;
+    state.booted = g;
+    state.pending = null;
+    preload(g);
+    nameCards("new");
+    decoded().then(painted);
+  }
+
+  document.documentElement.classList.add("play-js");
+  document.addEventListener("pointerdown", onPointerDown, true);
+  document.addEventListener("click", onClick, true);
+  document.addEventListener("keydown", onKey);
+  document.addEventListener("htmx:before:viewTransition", onBeforeTransition);
+  document.addEventListener("htmx:after:swap", onAfterSwap);
+  document.addEventListener("htmx:before:request", onBeforeRequest);
+  document.addEventListener("htmx:finally:request", onFinally);
+  document.addEventListener("htmx:error", onError);
+
+  window.kioskPlay = { boot: boot, state: state, log: state.log };
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", boot);
+  else boot();
+})();

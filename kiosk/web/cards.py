@@ -1,0 +1,138 @@
+"""Card pictures as SVG: the named sets' faces, the 52-card faces, and every set's back.
+
+The drawings come from ``kiosk.cardfaces``; this blueprint only finds the card, sets cache
+headers (an ETag from the content version, so an edited set is redrawn) and answers 304s.
+Template globals here give every page (records, the game table, rule steps) the same URLs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from flask import Blueprint, Flask, Response, abort, request, url_for
+
+from kiosk import cardfaces
+from kiosk.catalogue.schema import CardFace, SetRecord
+from kiosk.web import content
+
+bp = Blueprint("cards", __name__, url_prefix="/cards")
+
+SVG_TYPE = "image/svg+xml; charset=utf-8"
+STANDARD = "standard"
+
+
+def _svg_response(svg: str, etag_parts: tuple[str, ...], max_age: int) -> Response:
+    """An SVG with an ETag made of the drawing version and whatever the picture depends on."""
+    tag = hashlib.sha1("\0".join((cardfaces.DRAWING_VERSION, *etag_parts)).encode()).hexdigest()
+    response = Response(svg, content_type=SVG_TYPE)
+    response.set_etag(tag[:20])
+    response.headers["Cache-Control"] = f"public, max-age={max_age}"
+    return response.make_conditional(request)
+
+
+def _set_or_404(set_slug: str) -> SetRecord:
+    entry = content.current().sets.get(set_slug)
+    if entry is None:
+        abort(404)
+    return entry.record  # type: ignore[return-value]
+
+
+def find_face(set_record: SetRecord, face_slug: str) -> CardFace | None:
+    """The face of a set with this slug, or None."""
+    return next((face for face in set_record.cards if face.key == face_slug), None)
+
+
+@bp.get("/icon.svg")
+def icon() -> Response:
+    """The kiosk's icon (also answers ``/favicon.ico``)."""
+    return _svg_response(cardfaces.icon_svg(), ("icon",), 86400)
+
+
+@bp.get("/standard/back.svg")
+def standard_back() -> Response:
+    """The kiosk's own back for a plain 52-card pack."""
+    return _svg_response(cardfaces.back_svg(cardfaces.DEFAULT_BACK), ("standard-back",), 3600)
+
+
+@bp.get("/standard/<card_id>.svg")
+def standard(card_id: str) -> Response:
+    """A face of the 52-card pack, e.g. ``/cards/standard/QH.svg``."""
+    if not cardfaces.is_standard_id(card_id):
+        abort(404)
+    return _svg_response(cardfaces.standard_svg(card_id), ("standard", card_id), 3600)
+
+
+@bp.get("/<set_slug>/back.svg")
+def back(set_slug: str) -> Response:
+    """A set's back, drawn from its record (the Woolworths back: dark blue, a pattern of Ws)."""
+    record = _set_or_404(set_slug)
+    svg = cardfaces.back_svg(record.back, record.title)
+    return _svg_response(svg, ("back", set_slug, content.current().version), 300)
+
+
+@bp.get("/<set_slug>/<face_slug>.svg")
+def face(set_slug: str, face_slug: str) -> Response:
+    """A named set's face; a flagged face is drawn as its historic title only."""
+    record = _set_or_404(set_slug)
+    found = find_face(record, face_slug)
+    if found is None:
+        if record.deck == "standard-52" and cardfaces.is_standard_id(face_slug):
+            return standard(face_slug)
+        abort(404)
+    svg = cardfaces.face_svg(found, record.title)
+    return _svg_response(svg, ("face", set_slug, face_slug, content.current().version), 300)
+
+
+# ----------------------------------------------------------------- URLs for templates
+
+
+@bp.app_template_global()
+def face_src(set_record: SetRecord, face: CardFace) -> str:
+    """Where a face's picture is: the curator's image if there is one, else our drawing."""
+    if face.image is not None:
+        return url_for("content.media", src=face.image.src)
+    return url_for("cards.face", set_slug=set_record.key, face_slug=face.key)
+
+
+@bp.app_template_global()
+def face_alt(set_record: SetRecord, face: CardFace) -> str:
+    """The alt text of a face's picture: the curator's, or the drawing's own title."""
+    if face.image is not None:
+        return face.image.alt
+    title = cardfaces.face_title(face)
+    return title + (": its title only" if face.content_note is not None else "")
+
+
+@bp.app_template_global()
+def back_src(set_record: SetRecord | None = None) -> str:
+    """A set's back (or the kiosk's plain back when there is no set)."""
+    if set_record is None:
+        return url_for("cards.standard_back")
+    return url_for("cards.back", set_slug=set_record.key)
+
+
+@bp.app_template_global()
+def standard_src(card_id: str) -> str:
+    """A 52-card face, e.g. ``standard_src("QH")``."""
+    return url_for("cards.standard", card_id=card_id)
+
+
+@bp.app_template_global()
+def card_src(face_key: str) -> str:
+    """A picture from an engine card's ``face`` key: ``standard/AS`` or ``<set>/<face>``."""
+    set_slug, _, face_slug = face_key.partition("/")
+    if set_slug == STANDARD:
+        return standard_src(face_slug)
+    return url_for("cards.face", set_slug=set_slug, face_slug=face_slug)
+
+
+@bp.app_template_global()
+def standard_name(card_id: str) -> str:
+    """``QH`` → ``Queen of Hearts``."""
+    return cardfaces.standard_name(card_id)
+
+
+def init_app(app: Flask) -> None:
+    """Register the card pictures, and the icon at ``/favicon.ico`` where browsers look."""
+    app.register_blueprint(bp)
+    app.add_url_rule("/favicon.ico", "favicon", icon)

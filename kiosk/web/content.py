@@ -1,0 +1,54 @@
+"""Flask glue for the catalogue: one ``Catalogue`` per app, one snapshot per request.
+
+Also serves the content folder's pictures under ``/media/images/...`` (the URLs the
+renderer writes for markdown images; templates use ``url_for("content.media", src=...)``).
+"""
+
+from __future__ import annotations
+
+from pathlib import PurePosixPath
+
+from flask import Blueprint, Flask, Response, abort, current_app, g, send_from_directory
+
+from kiosk.catalogue.render import MEDIA_PREFIX
+from kiosk.catalogue.store import Catalogue, Snapshot
+
+EXTENSION = "catalogue"
+MEDIA_TYPES = {".png", ".jpg", ".jpeg", ".gif", ".webp", ".avif", ".svg"}
+# A picture is never a document: if one is opened directly, nothing in it may run.
+MEDIA_CSP = "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox"
+
+bp = Blueprint("content", __name__)
+
+
+def catalogue() -> Catalogue:
+    """The app's catalogue (made by ``init_app``)."""
+    return current_app.extensions[EXTENSION]
+
+
+def current() -> Snapshot:
+    """The catalogue snapshot for this request: the same one however often a view asks."""
+    snapshot = g.get("_kiosk_snapshot")
+    if snapshot is None:
+        snapshot = g._kiosk_snapshot = catalogue().current()
+    return snapshot
+
+
+@bp.get(MEDIA_PREFIX.rstrip("/") + "/<path:src>")
+def media(src: str) -> Response:
+    """A picture from the content folder's images/ (nothing else under content/ is served)."""
+    pure = PurePosixPath(src)
+    inside = pure.parts[:1] == ("images",) and ".." not in pure.parts
+    if not inside or pure.suffix.lower() not in MEDIA_TYPES:
+        abort(404)
+    response = send_from_directory(catalogue().content_dir.resolve(), src, max_age=3600)
+    response.headers["Content-Security-Policy"] = MEDIA_CSP
+    return response
+
+
+def init_app(app: Flask) -> None:
+    """Put ``Catalogue(app.config["CONTENT_DIR"])`` in ``app.extensions`` and serve /media/."""
+    if EXTENSION in app.extensions:
+        return
+    app.extensions[EXTENSION] = Catalogue(app.config["CONTENT_DIR"])
+    app.register_blueprint(bp)

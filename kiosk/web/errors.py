@@ -1,0 +1,82 @@
+"""Friendly error pages in the kiosk's look, each with a way home: no visitor is left stuck.
+
+Blueprints may register their own handlers (the game's "start a new game" page for a bad
+token); these are the app-wide fallbacks. A 500 page never depends on the catalogue, and if
+even the template fails a plain page is sent, so an error page cannot itself be an error.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from flask import Flask, render_template
+from markupsafe import escape
+from werkzeug.exceptions import HTTPException, InternalServerError
+
+log = logging.getLogger(__name__)
+
+MESSAGES: dict[int, tuple[str, str]] = {
+    400: (
+        "Something went wrong with that request",
+        "The kiosk could not make sense of what it was sent. Start again from the home page.",
+    ),
+    404: (
+        "We can't find that page",
+        "It may have moved, or the address may be mistyped. Everything on the kiosk can be "
+        "reached from the home page.",
+    ),
+    405: (
+        "That can't be done here",
+        "This page can't be used that way. Start again from the home page.",
+    ),
+    500: (
+        "Something went wrong on our side",
+        "Sorry: the kiosk hit a problem showing this page. Please try again from the home page.",
+    ),
+}
+GENERIC = ("Something went wrong", "Please start again from the home page.")
+
+FALLBACK = """<!doctype html>
+<html lang="en-GB"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{heading} · Snap &amp; Happy Families</title>
+<link rel="stylesheet" href="/static/css/kiosk.css"></head>
+<body><main id="main" class="site-main"><section class="error">
+<p class="error__code">Error {code}</p><h1>{heading}</h1><p class="lead">{message}</p>
+<p><a class="button button--primary button--big" href="/">Go to the home page</a></p>
+</section></main></body></html>
+"""
+
+
+def render_error(code: int) -> tuple[str, int]:
+    """The error page for ``code`` (the plain fallback if the template cannot be rendered)."""
+    heading, message = MESSAGES.get(code, GENERIC)
+    try:
+        body = render_template("errors/error.html", code=code, heading=heading, message=message)
+    except Exception:  # an error page must never fail
+        log.exception("error page template failed for %s", code)
+        body = FALLBACK.format(code=code, heading=escape(heading), message=escape(message))
+    return body, code
+
+
+def handle_http(error: HTTPException) -> tuple[str, int] | HTTPException:
+    """Any 4xx/5xx raised by a view or by routing (redirects pass through untouched)."""
+    if error.code is None or error.code < 400:
+        return error
+    response = render_error(error.code)
+    if error.code == 405 and error.response is None:
+        allowed = getattr(error, "valid_methods", None)
+        if allowed:
+            return response[0], 405, {"Allow": ", ".join(allowed)}  # type: ignore[return-value]
+    return response
+
+
+def handle_unexpected(error: InternalServerError) -> tuple[str, int]:
+    """An unhandled exception (Flask has logged it in full): a friendly 500 for the visitor."""
+    return render_error(500)
+
+
+def init_app(app: Flask) -> None:
+    """Register the handlers app-wide."""
+    app.register_error_handler(HTTPException, handle_http)
+    app.register_error_handler(InternalServerError, handle_unexpected)

@@ -1,0 +1,602 @@
+"""Play Snap against the computer with a set's deck: setup, table, actions (see docs/play.md).
+
+No server state: every page carries a signed game record (:mod:`kiosk.web.tokens`); each
+POST replays the record with :func:`kiosk.games.snap.replay`, applies one action, and sends
+back the new table and a new token. Every button is a real form, so the game works without
+JavaScript; with it, ``play.js`` paces the computer players, measures the visitor's reaction
+from the moment a card is painted, and htmx swaps ``#game`` in place.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from flask import Blueprint, Flask, abort, current_app, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response
+
+from kiosk.cardfaces import quoted
+from kiosk.catalogue.decks import deck_for, flagged_faces
+from kiosk.catalogue.schema import SetRecord
+from kiosk.games import snap, snap_bots
+from kiosk.games.cards import Card
+from kiosk.games.core import Event, GameError
+from kiosk.web import content, tokens
+from kiosk.web.cards import card_src
+
+bp = Blueprint("play", __name__)
+
+GAME = snap.GAME
+HUMAN = 0  # the visitor's seat
+DEFAULT_VARIANT = {"misc-869-1986": "woolworths"}  # a set's own rules; "classic" elsewhere
+BOT_NAMES = {
+    "easy": ("Sleepy Sam", "Sleepy Sal", "Sleepy Stan"),
+    "medium": ("Steady Sue", "Steady Stu", "Steady Stella"),
+    "hard": ("Speedy Sid", "Speedy Sadie", "Speedy Seth"),
+}
+SPEED_WORDS = {
+    "easy": "takes it slowly, and sometimes misses a match",
+    "medium": "pays attention, about as quick as a grown-up",
+    "hard": "very quick: a real race",
+}
+DEFAULT_LEVEL = "easy"
+DEFAULT_BOTS = 1
+# The computer players turn a card this long after the last card was painted (ms): longer for
+# slower levels, so almost every computer call falls inside the window it belongs to.
+PACE_MS = {"easy": 2200, "medium": 1500, "hard": 1200}
+OUTCOME_HOLD_MS = 800  # extra time to read an outcome before the next card
+UNMEASURED_MS = 800  # a call without a measured reaction (no JavaScript) counts as this
+OUTCOMES = {"snap", "pool-formed", "pool-won", "tie", "penalty", "mistaken-call", "forfeit",
+            "unclaimed", "out"}  # fmt: skip
+CODES = {"turn": "t", "call": "c", "call-pool": "p", "close": "x"}
+TYPES = {v: k for k, v in CODES.items()}
+ACTS = ("turn", "snap", "pool", "next", "auto-on", "auto-off")
+PENALTY_WORDS = {
+    "card-each": "one card to each other player",
+    "face-up-to-pool": "the face-up pile goes into the pool",
+    "face-down-to-pool": "the face-down pile goes into the pool",
+}
+BAD_TOKEN_WORDS = {
+    "missing": "This game's cards were not sent with the page.",
+    "tampered": "This game's record has been changed, so the kiosk cannot trust it.",
+    "expired": "This game was left for a long time, so it has been put away.",
+    "malformed": "The kiosk could not read this game's record.",
+    "wrong-game": "That record belongs to another game.",
+    "wrong-set": "That record belongs to another set of cards.",
+    "cards-changed": "The cards of this set have changed since the game began.",
+}
+
+
+# ----------------------------------------------------------------- records and games
+
+
+def encode_action(action: dict[str, Any]) -> list[Any]:
+    """An engine action as a short list for the token (``["t", 0]``, ``["c", 0, 12, 431]``)."""
+    code = CODES[action["type"]]
+    if code in ("c", "p"):
+        return [code, action["player"], action["turn"], action["reaction_ms"]]
+    return [code, action["player"]]
+
+
+def decode_action(item: Any) -> dict[str, Any]:
+    """The engine action for a token's short list (raises BadToken("malformed"))."""
+    try:
+        code, player, *rest = item
+        action: dict[str, Any] = {"type": TYPES[code], "player": player}
+        if code in ("c", "p"):
+            action["turn"], action["reaction_ms"] = rest
+        elif rest:
+            raise ValueError("extra fields")
+    except (TypeError, ValueError, KeyError):
+        raise tokens.BadToken("malformed", "an action in the record is not readable") from None
+    return action
+
+
+_TURNS = tuple({"type": "turn", "player": p} for p in range(8))  # shared: the engine only reads
+
+
+def decode_actions(items: tuple[Any, ...]) -> list[dict[str, Any]]:
+    """Every action of a record (a turn, by far the most common, without a new dict)."""
+    out = []
+    for item in items:
+        if type(item) is list and len(item) == 2 and item[0] == "t" and type(item[1]) is int:
+            player = item[1]
+            if 0 <= player < len(_TURNS):
+                out.append(_TURNS[player])
+                continue
+        out.append(decode_action(item))
+    return out
+
+
+def set_or_404(slug: str) -> SetRecord:
+    """The set with this slug, or a 404."""
+    entry = content.current().sets.get(slug)
+    if entry is None:
+        abort(404)
+    return entry.record  # type: ignore[return-value]
+
+
+_DECKS: dict[tuple[str, str], tuple[list[Card], str]] = {}  # (content version, slug) → deck
+
+
+def deck_and_print(record: SetRecord) -> tuple[list[Card], str]:
+    """The set's playable deck (flagged cards left out) and its fingerprint, made once."""
+    key = (content.current().version, record.key)
+    found = _DECKS.get(key)
+    if found is None:
+        deck = deck_for(record, include_flagged=False)
+        found = (deck, tokens.deck_fingerprint([c.id for c in deck]))
+        if len(_DECKS) > 64:  # content reloads make new records: forget the old ones
+            _DECKS.clear()
+        _DECKS[key] = found
+    return found
+
+
+def deck_of(record: SetRecord) -> list[Card]:
+    """The set's playable deck (flagged cards left out)."""
+    return deck_and_print(record)[0]
+
+
+def bound() -> int:
+    """The kiosk bound on turns (the config may lower it for tests)."""
+    return int(current_app.config.get("PLAY_MAX_TURNS") or snap.KIOSK_MAX_TURNS)
+
+
+def variants_for(record: SetRecord) -> list[str]:
+    """The Snap variants offered for this set, its own rules first."""
+    first = DEFAULT_VARIANT.get(record.key, "classic")
+    return [first, *(name for name in snap.VARIANTS if name != first)]
+
+
+@dataclass
+class Game:
+    """A game rebuilt from its record: the engine state, and the record it came from."""
+
+    record: tokens.GameRecord
+    state: snap.SnapState
+    events: list[Event]
+
+    @property
+    def options(self) -> snap.SnapOptions:
+        return self.state.options
+
+
+def start_record(set_slug: str, deck: list[Card], variant: str, bots: int, level: str):
+    """A new game's record (raises OptionsError for choices that make no game)."""
+    options = snap.options_for(
+        variant, players=bots + 1, humans=(HUMAN,), level=level, max_turns=bound()
+    )
+    return tokens.GameRecord(
+        game=GAME,
+        set_slug=set_slug,
+        options=options.to_json(),
+        nonce=current_app.config.get("PLAY_NONCE") or tokens.new_nonce(),  # tests fix the deal
+        deck=tokens.deck_fingerprint([c.id for c in deck]),
+        settings={"auto": False},
+    )
+
+
+def rebuild(record: tokens.GameRecord, set_record: SetRecord) -> Game:
+    """Replay a record on the set's deck (raises BadToken if it no longer makes a game)."""
+    if record.set_slug != set_record.key:
+        raise tokens.BadToken("wrong-set", record.set_slug)
+    deck, fingerprint = deck_and_print(set_record)
+    if fingerprint != record.deck:
+        raise tokens.BadToken("cards-changed")
+    actions = decode_actions(record.actions)
+    try:
+        options = snap.options_from_json(record.options)
+        state = snap.replay(deck, options, tokens.seed_for(record.nonce), actions)
+    except (GameError, TypeError, KeyError, ValueError) as exc:
+        raise tokens.BadToken("malformed", str(exc)) from None
+    return Game(record, state, [])
+
+
+def play(game: Game, action: dict[str, Any]) -> Game:
+    """Apply one engine action; record it unless it changed nothing (a late call)."""
+    _, events = snap.apply(game.state, action)
+    game.events = events
+    if not (len(events) == 1 and events[0].type == "late-call"):
+        game.record = game.record.plus(encode_action(action))
+    return game
+
+
+def has_to_settle(state: snap.SnapState) -> bool:
+    """Whether the open call window holds something to settle (a match, or a call)."""
+    w = state.window
+    return w is not None and bool(w.snap or w.pool or w.bot_calls or w.calls)
+
+
+def next_action(game: Game) -> dict[str, Any] | None:
+    """What "Next" (the page's pace) does now: a computer turn, a settle, or nothing."""
+    s = game.state
+    if s.over:
+        return None
+    can_turn = s.turn < (s.options.max_turns or float("inf"))
+    if not can_turn:
+        return {"type": "close", "player": HUMAN} if s.window is not None else None
+    mover = snap.to_move(s)[0]
+    if s.options.speed:
+        return {"type": "turn", "player": mover}
+    if mover != HUMAN or game.record.settings.get("auto"):
+        return {"type": "turn", "player": mover}
+    if has_to_settle(s):
+        return {"type": "close", "player": HUMAN}
+    return None
+
+
+def reaction(raw: str | None) -> float:
+    """The visitor's measured reaction (ms), or the unmeasured default."""
+    try:
+        ms = float(raw or "")
+    except ValueError:
+        return UNMEASURED_MS
+    if not 0 <= ms <= snap.MAX_REACTION_MS:  # also refuses nan
+        return UNMEASURED_MS
+    return round(ms, 1)
+
+
+def act(game: Game, what: str, form: dict[str, str]) -> str | None:
+    """Do the visitor's ``what``; return a note when the button did nothing."""
+    s = game.state
+    if what in ("auto-on", "auto-off"):
+        game.record = game.record.with_settings(auto=what == "auto-on")
+        return None
+    if s.over:
+        return "The game is over."
+    if what == "next":
+        action = next_action(game)
+        if action is not None:  # else it is the visitor's move: the table says so
+            play(game, action)
+        return None
+    legal = snap.legal_actions(s, HUMAN)
+    if what == "turn":
+        if not any(a["type"] == "turn" for a in legal):
+            return "Wait for your turn." if not s.out[HUMAN] else "You are out of this game."
+        play(game, {"type": "turn", "player": HUMAN})
+        return None
+    # a call: Snap! or Snap Pool!
+    if s.options.forfeits:
+        return "In the forfeits game a match snaps by itself: no need to call."
+    if s.out[HUMAN]:
+        return "You are out of this game."
+    try:
+        turn = int(form.get("turn", ""))
+    except ValueError:
+        turn = -1
+    kind = "call-pool" if what == "pool" else "call"
+    play(game, {"type": kind, "player": HUMAN, "turn": turn,
+                "reaction_ms": reaction(form.get("reaction_ms"))})  # fmt: skip
+    return None
+
+
+# ----------------------------------------------------------------- words
+
+
+def names(options: snap.SnapOptions) -> list[str]:
+    """Each seat's name: "You", then the computer players named for their level."""
+    out = []
+    for seat in range(options.players):
+        if seat == HUMAN:
+            out.append("You")
+        else:
+            level = options.seat_level(seat)
+            out.append(BOT_NAMES[level][(seat - 1) % 3])
+    return out
+
+
+def card_alt(card: dict[str, Any] | None, set_record: SetRecord) -> str:
+    """A card named by its picture or rank (and family, where Snap matches by family)."""
+    if card is None:
+        return ""
+    if set_record.deck == "standard-52":
+        return card["name"]
+    name = quoted(card["name"])
+    if set_record.match == "family" and card.get("match"):
+        return f"{name}, {card['match']} family"
+    return name
+
+
+def _cards(n: int) -> str:
+    return f"{n} card" if n == 1 else f"{n} cards"
+
+
+def _counters(n: int) -> str:
+    return f"{n} counter" if n == 1 else f"{n} counters"
+
+
+def sentences(game: Game, who: list[str], set_record: SetRecord) -> list[str]:
+    """The last action's outcomes in words, for the screen and the status region."""
+    out: list[str] = []
+    called = any(e.type == "call" and e.data.get("player") == HUMAN for e in game.events)
+    s = game.state
+    for e in game.events:
+        d = e.data
+        p = d.get("player")
+        name = who[p] if isinstance(p, int) and 0 <= p < len(who) else ""
+        you = p == HUMAN
+        t = e.type
+        if t == "turn":
+            card = card_alt(snap._card_json(s.cards[d["card"]]), set_record)
+            out.append(f"You turned {card}." if you else f"{name} turned {card}.")
+        elif t == "turn-over":
+            out.append(
+                "You turn your pile over." if you else f"{name} turns their pile over."
+            )
+        elif t == "snap":
+            won = _cards(d["won"])
+            if you:
+                together = " Only just!" if d.get("tie") else ""
+                out.append(f"You called first — you win {won}!{together}")
+            else:
+                lead = "Too slow! " if called else ""
+                out.append(f"{lead}{name} called Snap! first and wins {won}.")
+        elif t == "pool-formed":
+            players = " and ".join(who[q] for q in d["players"])
+            out.append(f"Snap! together: {players}. The cards go into the pool.")
+        elif t == "pool-won":
+            won = _cards(d["won"])
+            if you:
+                out.append(f"You called Snap Pool! first — you win the pool, {won}!")
+            else:
+                lead = "Too slow! " if called else ""
+                out.append(f"{lead}{name} called Snap Pool! first and wins {won}.")
+        elif t == "tie":
+            out.append("Snap Pool! called together: the pool stays where it is.")
+        elif t in ("penalty", "mistaken-call"):
+            call = "Snap Pool!" if d.get("call") == "pool" else "Snap!"
+            rule = d.get("rule", "none")
+            if you:
+                if rule == "none":
+                    out.append("No match — that was a mistaken call.")
+                else:
+                    out.append(f"No match — you pay a penalty: {PENALTY_WORDS[rule]}.")
+            elif rule == "none":
+                out.append(f"{name} called {call} but there was no match.")
+            else:
+                out.append(f"{name} called {call} with no match and pays a penalty: "
+                           f"{PENALTY_WORDS[rule]}.")  # fmt: skip
+        elif t == "unclaimed":
+            if called:
+                continue
+            what = "match" if d.get("kind") == "snap" else "pool match"
+            out.append(f"Nobody called that {what}.")
+        elif t == "forfeit":
+            payer = who[d["payer"]]
+            pays = "You pay" if d["payer"] == HUMAN else f"{payer} pays"
+            matcher = "You matched" if you else f"{name} matched"
+            whose = "their" if d["payer"] != HUMAN else "your"
+            out.append(f"{matcher} {whose} card! {pays} {_counters(d['paid'])}.")
+        elif t == "out":
+            out.append("You are out of cards." if you else f"{name} is out of the game.")
+        elif t == "late-call":
+            why = d.get("why")
+            if why == "already called":
+                out.append("You have already called on this card.")
+            else:
+                out.append("Too late — that card has gone.")
+        elif t == "game-over":
+            out.append(result_words(s, who))
+    return out
+
+
+def result_words(s: snap.SnapState, who: list[str]) -> str:
+    """Who won, in a sentence."""
+    winners = list(s.winners)
+    if not winners:
+        return "The game is over."
+    if winners == [HUMAN]:
+        return "Game over — you win!"
+    if HUMAN in winners:
+        others = " and ".join(who[p] for p in winners if p != HUMAN)
+        return f"Game over — you share the win with {others}!"
+    return "Game over — " + " and ".join(who[p] for p in winners) + " wins."
+
+
+def headline(words: list[str]) -> str | None:
+    """The sentence to show big: the last outcome, else the last card turned."""
+    outcomes = [w for w in words if " turned " not in w and not w.startswith("You turned")]
+    return (outcomes or words or [None])[-1]
+
+
+def pace_ms(game: Game) -> int | None:
+    """How long the page waits before posting "Next" (None: it waits for the visitor)."""
+    if game.state.over or next_action(game) is None:
+        return None
+    override = current_app.config.get("PLAY_PACE_MS")
+    pace = int(override) if override else PACE_MS[game.options.level]
+    if any(e.type in OUTCOMES for e in game.events):
+        pace += OUTCOME_HOLD_MS if not override else 0
+    return pace
+
+
+# ----------------------------------------------------------------- rendering
+
+
+def table(game: Game, set_record: SetRecord, note: str | None = None) -> dict[str, Any]:
+    """Everything the table template shows, from the visitor's view of the game."""
+    s = game.state
+    o = s.options
+    v = snap.view(s, HUMAN)
+    who = names(o)
+    turned = {e.data["player"]: e.data["card"] for e in game.events if e.type == "turn"}
+    seats = []
+    for info in v["players"]:
+        p = info["seat"]
+        top = info["top"]
+        seats.append({
+            **info,
+            "name": who[p],
+            "label": "Your cards" if p == HUMAN else f"{who[p]}'s cards",
+            "top_alt": card_alt(top, set_record),
+            "top_src": card_src(top["face"]) if top else None,
+            "top_vt": f"card-{top['id']}" if top else None,
+            "turned": p in turned,
+            "current": v["current"] == p and not o.speed,
+            "level_title": None if p == HUMAN else snap_bots.LEVEL_INFO[info["level"]].title,
+        })  # fmt: skip
+    centre = v["centre"]
+    if centre:
+        for key in ("top", "below"):
+            card = centre[key]
+            centre[key + "_alt"] = card_alt(card, set_record)
+            centre[key + "_src"] = card_src(card["face"]) if card else None
+    pool = v["pool"]
+    pool["top_alt"] = card_alt(pool["top"], set_record)
+    pool["top_src"] = card_src(pool["top"]["face"]) if pool["top"] else None
+    shown = {c["id"] for c in (pool["top"], *(x["top"] for x in v["players"])) if c}
+    if centre:
+        shown |= {c["id"] for c in (centre["top"], centre["below"]) if c}
+    ghosts: dict[int, list[str]] = {}  # cards just won, drawn over the winner's pack
+    for e in game.events:
+        won = e.data.get("tops", []) if e.type == "snap" else []
+        if e.type == "pool-won":
+            won = [e.data["pool_top"]]
+        ghosts.setdefault(e.data.get("player", -1), []).extend(c for c in won if c not in shown)
+    faces = []
+    if s.turn == 0:  # the first table preloads every face, so no turned card waits to load
+        faces = sorted({card_src(c.face) for c in s.cards.values() if c.face})
+    last = _last_turner(game)
+    words = sentences(game, who, set_record)
+    if note:
+        words.append(note)
+    legal = {a["type"] for a in snap.legal_actions(s, HUMAN)}
+    variant = snap.VARIANTS[o.variant]
+    return {
+        "view": v,
+        "seats": seats,
+        "centre": centre,
+        "pool": pool,
+        "words": words,
+        "ghosts": ghosts,
+        "faces": faces,
+        "turned_centre": f"flip-{last}" if last is not None and o.layout == "central" else None,
+        "headline": headline(words),
+        "token": tokens.dump(game.record),
+        "turn": v["window"]["turn"] if v["window"] else s.turn,
+        "can_turn": "turn" in legal,
+        "can_call": "call" in legal,
+        "show_pool": o.pool or o.penalty in ("face-up-to-pool", "face-down-to-pool"),
+        "can_pool": "call-pool" in legal,
+        "forfeits": o.forfeits,
+        "central": o.layout == "central",
+        "speed": o.speed,
+        "auto": bool(game.record.settings.get("auto")),
+        "pace": pace_ms(game),
+        "waiting_for_you": not s.over and next_action(game) is None,
+        "over": s.over,
+        "result": result_words(s, who) if s.over else None,
+        "you_won": s.over and HUMAN in s.winners,
+        "variant": variant,
+        "options": o,
+        "max_turns": o.max_turns,
+        "turns_left": None if o.max_turns is None else max(0, o.max_turns - s.turn),
+        "rules_url": f"/rules/snap/{o.variant}",
+        "bots": o.players - 1,
+        "level": o.level,
+    }
+
+
+def _last_turner(game: Game) -> int | None:
+    turns = [e.data["player"] for e in game.events if e.type == "turn"]
+    return turns[-1] if turns else None
+
+
+def setup_context(set_record: SetRecord) -> dict[str, Any]:
+    """The setup page's choices, with the set's defaults."""
+    snapshot = content.current()
+    flagged = flagged_faces(set_record)
+    notes = []
+    for slug in dict.fromkeys(f.content_note.note for f in flagged if f.content_note):
+        entry = snapshot.notes.get(slug)
+        notes.append((url_for("pages.note", slug=slug), entry.record.title if entry else slug))
+    return {
+        "record": set_record,
+        "flagged": flagged,
+        "flagged_notes": notes,
+        "deck_size": len(deck_of(set_record)),
+        "variants": [snap.VARIANTS[name] for name in variants_for(set_record)],
+        "default_variant": variants_for(set_record)[0],
+        "levels": [
+            (name, snap_bots.LEVEL_INFO[name].title, SPEED_WORDS[name]) for name in snap.LEVELS
+        ],
+        "default_level": DEFAULT_LEVEL,
+        "default_bots": DEFAULT_BOTS,
+        "max_turns": bound(),
+    }
+
+
+def render_game(game: Game, set_record: SetRecord, note: str | None = None, status: int = 200):
+    """The game page (or, for htmx, just its main content: base.html decides)."""
+    ctx = setup_context(set_record)
+    ctx.update(table(game, set_record, note))
+    return render_template("play/game.html", **ctx), status
+
+
+def bad_token(set_record: SetRecord, error: tokens.BadToken) -> tuple[str, int]:
+    """The friendly "start a new game" page, status 400."""
+    words = BAD_TOKEN_WORDS.get(error.reason, BAD_TOKEN_WORDS["malformed"])
+    return render_template("play/bad_token.html", record=set_record, words=words), 400
+
+
+# ----------------------------------------------------------------- views
+
+
+@bp.get("/sets/<slug>/play/snap")
+@bp.get("/sets/<slug>/play")
+def setup(slug: str) -> str:
+    """Choose the computer players, their speed and the rules; then Start."""
+    set_record = set_or_404(slug)
+    return render_template("play/setup.html", **setup_context(set_record))
+
+
+@bp.post("/sets/<slug>/play/snap")
+@bp.post("/sets/<slug>/play")
+def start(slug: str) -> tuple[str, int]:
+    """Deal a new game with the chosen setup and show the table."""
+    set_record = set_or_404(slug)
+    form = request.form
+    variant = form.get("variant", variants_for(set_record)[0])
+    level = form.get("level", DEFAULT_LEVEL)
+    try:
+        bots = int(form.get("bots", DEFAULT_BOTS))
+    except ValueError:
+        bots = -1
+    if variant not in snap.VARIANTS or level not in snap.LEVELS or not 1 <= bots <= 3:
+        ctx = setup_context(set_record)
+        ctx["error"] = "Please choose again: one of those choices was not on the list."
+        return render_template("play/setup.html", **ctx), 400
+    deck = deck_of(set_record)
+    record = start_record(set_record.key, deck, variant, bots, level)
+    state, _ = snap.new_game(
+        deck, snap.options_from_json(record.options), tokens.seed_for(record.nonce)
+    )
+    return render_game(Game(record, state, []), set_record)
+
+
+@bp.get("/sets/<slug>/play/act")
+def act_get(slug: str) -> Response:
+    """A bookmarked or reloaded action address: back to the setup."""
+    set_or_404(slug)
+    return redirect(url_for("play.setup", slug=slug), code=303)
+
+
+@bp.post("/sets/<slug>/play/act")
+def act_post(slug: str) -> tuple[str, int]:
+    """One visitor action (turn, Snap!, Snap Pool!, Next, auto-turn) on the game in the token."""
+    set_record = set_or_404(slug)
+    form = request.form
+    try:
+        game = rebuild(tokens.load(form.get("token"), GAME), set_record)
+    except tokens.BadToken as error:
+        return bad_token(set_record, error)
+    what = form.get("act", "")
+    if what not in ACTS:
+        return render_game(game, set_record, "That button is not part of this game.", 400)
+    note = act(game, what, form)
+    return render_game(game, set_record, note)
+
+
+def init_app(app: Flask) -> None:
+    """Register the play pages."""
+    app.register_blueprint(bp)

@@ -1,0 +1,292 @@
+"""The rules, step by step: every variant's scenario, one engine moment per URL.
+
+``/rules/`` lists each game's variants; ``/rules/<game>/<slug>/<n>`` shows step n (1-based)
+of the scenario the catalogue ran through the engine; ``steps.json`` gives the whole
+sequence (for the attract loop). Everything a step shows comes from the run: the places
+after that step and the engine's public state.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from flask import (
+    Blueprint,
+    Flask,
+    Response,
+    abort,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+
+from kiosk.catalogue.scenarios import Run, Step, seat_name, split_source
+from kiosk.catalogue.schema import ScenarioRecord, SetRecord, StepCaption
+from kiosk.catalogue.store import Entry
+from kiosk.games import registry
+from kiosk.web.cards import back_src, card_src
+from kiosk.web.content import current
+
+bp = Blueprint("rules", __name__, url_prefix="/rules")
+
+DWELL_MS = 1600  # how long Play rests on a step once its cards have landed
+
+
+@dataclass(frozen=True)
+class CardView:
+    """One card as a step shows it."""
+
+    id: str
+    dom: str  # a safe DOM id / view-transition-name part
+    src: str
+    alt: str
+    up: bool
+    place: str
+    index: int
+
+
+@dataclass(frozen=True)
+class PlaceView:
+    """One pile, hand or spread of cards, with its label."""
+
+    name: str
+    label: str
+    cards: list[CardView]
+    spread: bool  # cards side by side (hands, the table) rather than stacked
+    note: str = ""
+
+    @property
+    def count(self) -> str:
+        n = len(self.cards)
+        return "empty" if n == 0 else f"{n} card" + ("" if n == 1 else "s")
+
+
+@dataclass(frozen=True)
+class AreaView:
+    """A player's side of the table, or the middle."""
+
+    label: str
+    places: list[PlaceView]
+    notes: list[str]
+    current: bool = False
+
+
+def dom_id(card_id: str) -> str:
+    """A card id as a DOM id and view-transition-name part (``AS~2`` → ``AS_2``)."""
+    return re.sub(r"[^A-Za-z0-9_-]", "_", card_id)
+
+
+# What each place is called, whether its cards lie face up, and whether they are spread.
+def _place_style(game: str, place: str) -> tuple[str, bool, bool]:
+    kind, _, _ = place.partition(":")
+    styles = {
+        "box": ("The pack", False, False),
+        "stock": ("The pack", False, False),
+        "aside": ("Set aside", False, False),
+        "down": ("Face-down pile", False, False),
+        "up": ("Face-up pile", True, False),
+        "centre": ("The pile in the middle", True, False),
+        "pool": ("The pool", True, False),
+        "table": ("The table", True, True),
+        "hand": ("Hand", game != "snap", True),
+        "captured": ("Captured", False, False),  # "place them face-down in a pile"
+        "tricks": ("Tricks", False, False),  # "lay down in front of him, face down"
+    }
+    return styles.get(kind, (place, True, False))
+
+
+def _place(run: Run, set_record: SetRecord, back: str, name: str, ids: list[str]) -> PlaceView:
+    label, up, spread = _place_style(run.game, name)
+    cards = []
+    for i, cid in enumerate(ids):
+        card = run.cards[cid]
+        shown = up and (spread or i == len(ids) - 1)
+        cards.append(CardView(
+            id=cid, dom=dom_id(cid), src=card_src(card.face) if up and card.face else back,
+            alt=card.name if shown else "", up=up, place=name, index=i,
+        ))  # fmt: skip
+    note = ""
+    if name.startswith("tricks:") and ids:
+        families = list(dict.fromkeys(run.cards[c].family or "" for c in ids))
+        note = ", ".join(f for f in families if f)
+    return PlaceView(name, label, cards, spread, note)
+
+
+def table_of(run: Run, step: Step, set_record: SetRecord, back: str) -> list[AreaView]:
+    """The table after ``step``: the middle first, then each player's side."""
+    places = step.places
+    public = step.public
+    middle_names = ["box", "stock", "aside", "centre", "pool", "table"]
+    middle = [
+        _place(run, set_record, back, n, places.get(n, []))
+        for n in middle_names
+        if n in places and (places[n] or n in ("pool", "centre", "table"))
+    ]
+    notes = []
+    if run.game == "snap" and public.get("kitty") is not None:
+        notes.append(f"Counters paid: {public['kitty']}")
+    if run.game == "snitchems" and public.get("deal"):
+        notes.append(f"Deal {public['deal']} of {public['deals']}")
+    areas = [AreaView("The middle of the table", middle, notes)]
+    for seat in range(run.players):
+        mine = [
+            _place(run, set_record, back, n, ids)
+            for n, ids in places.items()
+            if n.rsplit(":", 1)[-1] == str(seat) and ":" in n
+        ]
+        order = {"down": 0, "up": 1, "hand": 0, "captured": 1, "tricks": 1}
+        mine.sort(key=lambda p: order.get(p.name.split(":")[0], 9))
+        seat_notes = []
+        counters = public.get("counters")
+        if isinstance(counters, list):
+            seat_notes.append(f"Counters: {counters[seat]}")
+        if public.get("dealer") == seat:
+            seat_notes.append("Dealer")
+        out = public.get("out")
+        if isinstance(out, list) and out[seat]:
+            seat_notes.append("Out of the game")
+        areas.append(AreaView(
+            seat_name(seat), mine, seat_notes,
+            current=public.get("current") == seat and not public.get("over"),
+        ))  # fmt: skip
+    return areas
+
+
+@dataclass(frozen=True)
+class Caption:
+    """What a step says: the curator's words (or the engine's), and the rule quoted."""
+
+    text: str
+    happened: str
+    quote: str
+    source: str
+
+
+def caption_of(record: ScenarioRecord, run: Run, step: Step, variant_source: str) -> Caption:
+    """The curator's caption for a step, falling back on the engine's words and rule."""
+    given = record.steps.get(step.n)
+    source, quote = split_source(variant_source)
+    text = ""
+    if isinstance(given, StepCaption):
+        text = given.text
+        if given.quote:
+            quote = given.quote if given.quote.startswith(("“", '"')) else f"“{given.quote}”"
+            source = given.source or ""
+    elif isinstance(given, str):
+        text = given
+    return Caption(text or step.text, step.text if text else "", quote, source)
+
+
+def _scenario(game: str, slug: str) -> tuple[Entry, Run]:
+    snapshot = current()
+    key = f"{game}/{slug}"
+    entry = snapshot.scenarios.get(key)
+    run = snapshot.runs.get(key)
+    if entry is None or run is None:
+        abort(404)
+    return entry, run
+
+
+def _dwell() -> int:
+    raw = request.args.get("dwell", "")
+    return max(50, min(10_000, int(raw))) if raw.isdigit() else DWELL_MS
+
+
+@bp.get("/")
+def index() -> str:
+    """Every game with its variants, each with what is different and the seed it comes from."""
+    snapshot = current()
+    games = []
+    for slug, entry in snapshot.games.items():
+        module = registry.engine(entry.record.engine)
+        scenarios = [e for e in snapshot.scenarios.values() if e.record.game == slug]
+        variants = []
+        for variant in module.VARIANTS.values():
+            source, quote = split_source(variant.source)
+            examples = [e for e in scenarios if e.record.variant == variant.name]
+            variants.append({"variant": variant, "source": source, "quote": quote,
+                             "examples": examples})
+        games.append({"entry": entry, "variants": variants})
+    return render_template("rules/index.html", games=games)
+
+
+@bp.get("/<game>/<slug>")
+def first(game: str, slug: str) -> Response:
+    """A scenario's address without a step: its first step."""
+    _scenario(game, slug)
+    return redirect(url_for("rules.step", game=game, slug=slug, n=1))
+
+
+@bp.get("/<game>/<slug>/steps.json")
+def steps_json(game: str, slug: str) -> Response:
+    """The whole sequence as JSON, for the attract loop and for scripts."""
+    entry, run = _scenario(game, slug)
+    record = entry.record
+    assert isinstance(record, ScenarioRecord)
+    variant = registry.engine(run.game).VARIANTS[record.variant]
+    steps = []
+    for s in run.steps:
+        caption = caption_of(record, run, s, variant.source)
+        steps.append({**s.to_json(), "caption": caption.text, "quote": caption.quote,
+                      "source": caption.source,
+                      "url": url_for("rules.step", game=game, slug=slug, n=s.n)})
+    return jsonify({"game": game, "slug": slug, "variant": record.variant,
+                    "title": record.title, "steps": steps})
+
+
+@bp.get("/<game>/<slug>/<int:n>")
+def step(game: str, slug: str, n: int) -> str:
+    """Step n of a scenario: the table, the caption, and the controls."""
+    entry, run = _scenario(game, slug)
+    if not 1 <= n <= len(run.steps):
+        abort(404)
+    record = entry.record
+    assert isinstance(record, ScenarioRecord)
+    snapshot = current()
+    set_entry = snapshot.sets.get(record.deck)
+    if set_entry is None:  # pragma: no cover - a published scenario's set is published
+        abort(404)
+    set_record = set_entry.record
+    assert isinstance(set_record, SetRecord)
+    back = back_src(set_record)
+    module = registry.engine(run.game)
+    variant = module.VARIANTS[record.variant]
+    current_step = run.steps[n - 1]
+    game_entry = snapshot.games.get(game)
+    playing = request.args.get("play") == "1"
+    dwell = _dwell()
+    extra: dict[str, Any] = {"dwell": dwell} if dwell != DWELL_MS else {}
+
+    def at(k: int, **more: Any) -> str:
+        return url_for("rules.step", game=game, slug=slug, n=k, **more)
+
+    return render_template(
+        "rules/step.html",
+        record=record,
+        run=run,
+        step=current_step,
+        n=n,
+        total=len(run.steps),
+        areas=table_of(run, current_step, set_record, back),
+        caption=caption_of(record, run, current_step, variant.source),
+        variant=variant,
+        game_entry=game_entry,
+        set_record=set_record,
+        playing=playing and n < len(run.steps),
+        dwell=dwell,
+        prev_url=at(n - 1, **extra) if n > 1 else None,
+        next_url=at(n + 1, **extra) if n < len(run.steps) else None,
+        play_url=at(n + 1, play=1, **extra) if n < len(run.steps) else at(1, play=1, **extra),
+        pause_url=at(n, **extra),
+        start_url=at(1, **extra),
+        index_url=url_for("rules.index"),
+    )
+
+
+def init_app(app: Flask) -> None:
+    """Register the rules pages."""
+    app.register_blueprint(bp)

@@ -1,0 +1,167 @@
+"""Signed game-record tokens: a game's whole state travels with the page, never in a store.
+
+A token holds a :class:`GameRecord` (which game, which set, the options, a random nonce,
+the actions so far, and a few page settings), signed with the app's secret by itsdangerous
+with a salt per game and a maximum age (``app.config["GAME_MAX_AGE"]``). The shuffle's seed
+is *not* in the token: it is ``HMAC(SECRET_KEY, nonce)`` (:func:`seed_for`), so reading a
+token reveals no coming card, and any process holding the secret can rebuild the game. No
+cookies, no server state: any worker on any machine can serve any move, inside any iframe.
+
+Any game can use it (Snap, Happy Families, Snitch'ems): ``dump(record)`` and
+``load(token, game)``. Every way a token can be bad raises :class:`BadToken` with a reason
+the page can put into words; it never raises anything else.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from flask import current_app
+from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
+
+FORMAT = 1  # bump when the record's shape changes: older tokens then read as malformed
+MAX_TOKEN_CHARS = 64_000  # far beyond any real game: a longer token is refused unread
+
+
+class BadToken(Exception):
+    """A token that cannot be trusted or used: tampered, expired, malformed or another game's."""
+
+    def __init__(self, reason: str, detail: str = "") -> None:
+        super().__init__(f"{reason}: {detail}" if detail else reason)
+        self.reason = reason  # "missing" | "tampered" | "expired" | "malformed" | "wrong-game"
+        self.detail = detail
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """Everything needed to rebuild one game: the deck comes from the set, the seed from nonce."""
+
+    game: str
+    set_slug: str
+    options: dict[str, Any]
+    nonce: str
+    actions: tuple[Any, ...] = ()
+    deck: str = ""  # fingerprint of the deck dealt: an edited set cannot replay an old game
+    settings: dict[str, Any] = field(default_factory=dict)  # page choices (auto-turn, …)
+
+    def plus(self, *actions: Any) -> GameRecord:
+        """The same record with ``actions`` appended."""
+        return replace(self, actions=(*self.actions, *actions))
+
+    def with_settings(self, **settings: Any) -> GameRecord:
+        """The same record with some page settings changed."""
+        return replace(self, settings={**self.settings, **settings})
+
+    def to_json(self) -> dict[str, Any]:
+        """The record as compact JSON-ready data."""
+        return {
+            "v": FORMAT,
+            "g": self.game,
+            "s": self.set_slug,
+            "o": self.options,
+            "n": self.nonce,
+            "a": list(self.actions),
+            "d": self.deck,
+            "p": self.settings,
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> GameRecord:
+        """Rebuild a record from :meth:`to_json` data (raises BadToken("malformed"))."""
+        try:
+            if not isinstance(data, dict) or data.get("v") != FORMAT:
+                raise TypeError("not a game record of this format")
+            record = cls(
+                game=data["g"],
+                set_slug=data["s"],
+                options=data["o"],
+                nonce=data["n"],
+                actions=tuple(data["a"]),
+                deck=data["d"],
+                settings=data["p"],
+            )
+            checks = (
+                (record.game, str),
+                (record.set_slug, str),
+                (record.options, dict),
+                (record.nonce, str),
+                (record.deck, str),
+                (record.settings, dict),
+            )
+            if any(not isinstance(value, kind) for value, kind in checks) or not record.nonce:
+                raise TypeError("a field has the wrong type")
+        except (KeyError, TypeError) as exc:
+            raise BadToken("malformed", str(exc)) from None
+        return record
+
+
+def new_nonce() -> str:
+    """A fresh random nonce for a new game (from the OS, never the game's own RNG)."""
+    return secrets.token_urlsafe(12)
+
+
+def seed_for(nonce: str, secret: str | bytes | None = None) -> str:
+    """The game's seed: HMAC-SHA256 of the nonce under the server secret (hex)."""
+    key = current_app.config["SECRET_KEY"] if secret is None else secret
+    if isinstance(key, str):
+        key = key.encode("utf-8")
+    return hmac.new(key, nonce.encode("utf-8"), hashlib.sha256).hexdigest()
+
+
+def deck_fingerprint(card_ids: list[str] | tuple[str, ...]) -> str:
+    """A short fingerprint of a deck's card ids, in order."""
+    return hashlib.sha256("\0".join(card_ids).encode("utf-8")).hexdigest()[:16]
+
+
+def _serializer(game: str) -> URLSafeTimedSerializer:
+    return URLSafeTimedSerializer(
+        current_app.config["SECRET_KEY"], salt=f"kiosk.game-record.{game}"
+    )
+
+
+def dump(record: GameRecord) -> str:
+    """Sign ``record`` into a URL-safe token (compressed when that is shorter)."""
+    return _serializer(record.game).dumps(record.to_json())
+
+
+def max_age() -> int:
+    """How long a token stays good, in seconds (``GAME_MAX_AGE``)."""
+    return int(current_app.config["GAME_MAX_AGE"])
+
+
+def load(token: Any, game: str) -> GameRecord:
+    """The record in ``token`` for ``game``, or BadToken saying what is wrong with it."""
+    if not isinstance(token, str) or not token.strip():
+        raise BadToken("missing", "no game token was sent")
+    if len(token) > MAX_TOKEN_CHARS:
+        raise BadToken("malformed", "the token is too long")
+    try:
+        data = _serializer(game).loads(token.strip(), max_age=max_age())
+    except SignatureExpired:
+        raise BadToken("expired", "the game is older than the maximum age") from None
+    except BadSignature as exc:
+        # another game's token fails the signature too (the salt differs): tell them apart
+        for other in ("snap", "happy-families", "snitchems"):
+            if other != game and _signed_for(token, other):
+                raise BadToken("wrong-game", f"this is a token for {other}") from None
+        payload = getattr(exc, "payload", None)
+        reason = "tampered" if payload is not None and "." in token else "malformed"
+        raise BadToken(reason, "the signature does not match") from None
+    except Exception as exc:  # a token that is not even shaped like one
+        raise BadToken("malformed", type(exc).__name__) from None
+    record = GameRecord.from_json(data)
+    if record.game != game:
+        raise BadToken("wrong-game", f"this is a token for {record.game}")
+    return record
+
+
+def _signed_for(token: str, game: str) -> bool:
+    try:
+        _serializer(game).loads(token.strip())
+    except Exception:
+        return False
+    return True

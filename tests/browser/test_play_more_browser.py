@@ -1,0 +1,285 @@
+"""Happy Families and Snitch'ems played as a visitor plays them: on a touchscreen, by names.
+
+The player here knows only what a screen reader would say: buttons by their accessible names
+("Ask Canny Kit", "Please may I have Twizzle's cap?", "7 of Clubs", "Capture: …"), regions
+by their players' names, and the status region's words. It plays whole games to the result.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from .harness import LiveServer, assert_no_axe_violations, assert_targets_at_least, snap
+
+PACE_MS = 120  # the computer players' pace in these games (the kiosk's is about 2 s)
+SHOWN = "() => window.kioskMoreGames ? window.kioskMoreGames.log.length : 0"
+HF = "/sets/twizzles-happy-families/play/happy-families"
+SN = "/sets/snitchems-1797/play/snitchems"
+
+
+@pytest.fixture(scope="module")
+def game_server() -> Iterator[LiveServer]:
+    """The app with a quick pace, framable from another local site."""
+    config = {"PLAY_MORE_PACE_MS": PACE_MS, "FRAME_ANCESTORS": "'self' http://localhost:*"}
+    with LiveServer(config) as server:
+        yield server
+
+
+def shown(frame: Any) -> int:
+    return int(frame.evaluate(SHOWN))
+
+
+def wait_shown(frame: Any, after: int, timeout: float = 8000) -> None:
+    frame.wait_for_function(f"n => ({SHOWN})() > n", arg=after, timeout=timeout)
+
+
+def said_after(frame: Any, count: int) -> str:
+    """The status words of the first table shown after ``count`` tables (read as it came)."""
+    return str(frame.evaluate("n => window.kioskMoreGames.log[n].said", count))
+
+
+def over(frame: Any) -> bool:
+    return frame.locator("[data-more-game][data-over='1']").count() > 0
+
+
+def check_result(frame: Any, rules_href: str) -> str:
+    result = frame.get_by_role("heading", name=re.compile("^Game over"))
+    expect(result).to_be_visible()
+    expect(frame.get_by_role("button", name="Play again")).to_be_visible()
+    link = frame.get_by_role("link", name=re.compile("step by step")).last
+    expect(link).to_have_attribute("href", rules_href)
+    return result.inner_text()
+
+
+# --------------------------------------------------------------------------- Happy Families
+
+
+def start_families(frame: Any, bots: int, memory: str, rules: str | None = None) -> None:
+    frame.get_by_text(f"{bots} computer players").tap()
+    frame.get_by_text(memory, exact=True).tap()
+    if rules:
+        frame.get_by_text(rules, exact=True).tap()
+    frame.get_by_role("button", name="Start").tap()
+    expect(frame.get_by_role("region", name="You", exact=True)).to_be_visible()
+    frame.wait_for_function(f"() => ({SHOWN})() > 0")
+
+
+def play_families(frame: Any, check_a11y: bool = False) -> list[str]:
+    """Play to the end: tap the first player who can be asked, then the first card offered."""
+    status = frame.get_by_role("status")
+    said: list[str] = []
+    checked = False
+    for _ in range(300):
+        if over(frame):
+            break
+        count = shown(frame)  # read first: the table may change while we look at it
+        asks = frame.get_by_role("button", name=re.compile(r"^Ask (?!someone)"))
+        enabled = [b for b in asks.all() if b.is_enabled()]
+        if not enabled:  # the computer players are asking: their words come one at a time
+            wait_shown(frame, count)
+            said.append(said_after(frame, count))
+            continue
+        enabled[0].tap()
+        wait_shown(frame, count)
+        offers = frame.get_by_role("button", name=re.compile(r"^Please may I have .+\?$"))
+        expect(offers.first).to_be_visible()
+        expect(frame.get_by_role("status")).to_contain_text("Now choose what to ask")
+        if check_a11y and not checked:
+            assert_no_axe_violations(frame.page if hasattr(frame, "page") else frame)
+            assert_targets_at_least(frame)
+            snap(frame, "happy-families-asking")
+            checked = True
+        wanted = offers.first.inner_text().strip()
+        count = shown(frame)
+        offers.first.tap()
+        wait_shown(frame, count)
+        words = said_after(frame, count)
+        assert f"“{wanted}”" in words, words
+        said.append(words)
+    expect(frame.locator("[data-more-game][data-over='1']")).to_have_count(1)
+    return said
+
+
+@pytest.mark.parametrize(("bots", "rules", "variant"), [
+    (2, None, "classic"),
+    (3, "Happy Families: asking for whole families", "variation"),
+])  # fmt: skip
+def test_a_whole_game_of_happy_families_on_a_touchscreen(touch_page, game_server, bots, rules,
+                                                         variant):  # fmt: skip
+    page = touch_page
+    page.goto(game_server.url + HF)
+    assert_no_axe_violations(page)
+    assert_targets_at_least(page)
+    start_families(page, bots, "Good memories", rules)
+    said = play_families(page, check_a11y=True)
+    assert any(re.search(r"asks (you|Canny \w+): “Please may I have", s) for s in said), said
+    assert any("thought: “" in s for s in said), said
+    check_result(page, f"/rules/happy-families/{variant}")
+    assert_no_axe_violations(page)
+    assert_targets_at_least(page)
+    snap(page, f"happy-families-{variant}-result")
+
+
+def test_happy_families_by_keyboard_with_reduced_motion(reduced_motion_page, game_server):
+    page = reduced_motion_page
+    page.goto(game_server.url + HF)
+    start_families(page, 2, "Daydreamers")
+    for _ in range(100):
+        asks = page.get_by_role("button", name=re.compile(r"^Ask (?!someone)"))
+        count = shown(page)
+        if any(b.is_enabled() for b in asks.all()):
+            break
+        if over(page):  # the computer players finished before the visitor's turn came
+            page.get_by_role("button", name="Play again").tap()
+        wait_shown(page, count)
+    else:
+        raise AssertionError("the visitor's turn never came")
+    count = shown(page)
+    next(b for b in asks.all() if b.is_enabled()).focus()
+    page.keyboard.press("Enter")
+    wait_shown(page, count)
+    offer = page.get_by_role("button", name=re.compile(r"^Please may I have"))
+    wanted = offer.first.inner_text().strip()
+    count = shown(page)
+    offer.first.focus()
+    page.keyboard.press("Space")
+    wait_shown(page, count)
+    assert f"“{wanted}”" in said_after(page, count)
+    assert page.evaluate("() => matchMedia('(prefers-reduced-motion: reduce)').matches")
+
+
+def test_without_javascript_happy_families_is_forms(new_context, game_server):
+    page = new_context(java_script_enabled=False).new_page()
+    page.goto(game_server.url + HF)
+    page.get_by_role("button", name="Start").click()
+    for _ in range(60):
+        asks = [b for b in page.get_by_role("button", name=re.compile(r"^Ask (?!someone)")).all()
+                if b.is_enabled()]  # fmt: skip
+        if asks:
+            break
+        page.get_by_role("button", name="Next").click()
+        expect(page.get_by_role("status")).to_contain_text("asks")
+    asks[0].click()
+    offer = page.get_by_role("button", name=re.compile(r"^Please may I have"))
+    wanted = offer.first.inner_text().strip()
+    offer.first.click()
+    expect(page.get_by_role("status")).to_contain_text(f"“{wanted}”")
+
+
+# --------------------------------------------------------------------------- Snitch'ems
+
+
+def play_snitchems(frame: Any, check_a11y: bool = False) -> dict[str, Any]:
+    """Play to the end: try each card in hand; take the first capture offered, else lay it."""
+    status = frame.get_by_role("status")
+    seen: dict[str, Any] = {"said": [], "explained": 0, "captures": 0}
+    hand = frame.get_by_role("region", name="You", exact=True).get_by_role("button")
+    for _ in range(400):
+        if over(frame):
+            break
+        count = shown(frame)  # read first: the table may change while we look at it
+        cards = [b for b in hand.all() if b.is_enabled()]
+        if not cards:
+            wait_shown(frame, count)
+            seen["said"].append(said_after(frame, count))
+            continue
+        names = [c.inner_text().strip() for c in cards]
+        moved = False
+        for name in names:
+            count = shown(frame)
+            hand.filter(has_text=name).first.tap()
+            wait_shown(frame, count)
+            captures = frame.get_by_role("button", name=re.compile(r"^Capture: "))
+            if captures.count():
+                if check_a11y and not seen["captures"]:
+                    assert_no_axe_violations(frame)
+                    assert_targets_at_least(frame)
+                    snap(frame, "snitchems-choosing")
+                if not seen["explained"]:
+                    # lay it instead, once: the compulsory capture is explained
+                    count = shown(frame)
+                    frame.get_by_role("button", name=f"Lay the {name} on the table").tap()
+                    wait_shown(frame, count)
+                    expect(status).to_contain_text("You must capture when you can")
+                    seen["explained"] += 1
+                    captures = frame.get_by_role("button", name=re.compile(r"^Capture: "))
+                count = shown(frame)
+                captures.first.tap()
+                wait_shown(frame, count)
+                assert "You capture:" in said_after(frame, count)
+                seen["captures"] += 1
+                moved = True
+                break
+        if not moved:
+            count = shown(frame)
+            frame.get_by_role("button", name=f"Lay the {names[-1]} on the table").tap()
+            wait_shown(frame, count)
+            words = said_after(frame, count)
+            assert "You lay the" in words, words
+        seen["said"].append(status.inner_text())
+        seen["said"].append(frame.get_by_label("Score").inner_text())
+    expect(frame.locator("[data-more-game][data-over='1']")).to_have_count(1)
+    return seen
+
+
+def test_a_whole_game_of_snitchems_on_a_touchscreen(touch_page, game_server):
+    page = touch_page
+    page.goto(game_server.url + SN)
+    assert_no_axe_violations(page)
+    page.get_by_text("Thinks ahead", exact=True).tap()
+    page.get_by_role("button", name="Start").tap()
+    table = page.get_by_role("region", name="The table")
+    expect(table.get_by_role("img")).to_have_count(4)
+    expect(page.get_by_label("Score")).to_contain_text("Deal 1 of 8")
+    seen = play_snitchems(page, check_a11y=True)
+    assert seen["captures"] >= 1 and seen["explained"] == 1, seen["said"][-5:]
+    assert any("Deal 8 of 8" in s for s in seen["said"]), seen["said"]
+    title = check_result(page, "/rules/snitchems/dealing")
+    mine, theirs = (int(n) for n in re.findall(r"\d+", title)[:2])
+    assert mine + theirs == 52 or "draw" in title
+    assert_no_axe_violations(page)
+    assert_targets_at_least(page)
+    snap(page, "snitchems-result")
+
+
+def test_snitchems_inside_a_cross_origin_iframe(persistent_context, host_page, game_server):
+    """A school's page on another site frames the game; third-party cookies are blocked."""
+    url = host_page(
+        "<!doctype html><html lang='en'><head><meta charset='utf-8'><title>School</title>"
+        "</head><body><main><h1>Our lesson</h1>"
+        f"<iframe src='{game_server.url}{SN}' title='Snitch&#39;ems game'"
+        " width='1240' height='1600'></iframe></main></body></html>"
+    )
+    context = persistent_context(third_party_cookies="block", has_touch=True)
+    page = context.new_page()
+    page.goto(url)
+    frame = page.locator("iframe").element_handle().content_frame()
+    frame.get_by_role("button", name="Start").tap()
+    expect(frame.get_by_label("Score")).to_contain_text("Deal 1 of 8")
+    play_snitchems(frame)
+    check_result(frame, "/rules/snitchems/dealing")
+    assert context.cookies() == []
+    assert_no_axe_violations(page)
+
+
+def test_happy_families_inside_a_cross_origin_iframe(persistent_context, host_page, game_server):
+    url = host_page(
+        "<!doctype html><html lang='en'><head><meta charset='utf-8'><title>School</title>"
+        "</head><body><main><h1>Our lesson</h1>"
+        f"<iframe src='{game_server.url}{HF}' title='Happy Families game'"
+        " width='1240' height='1600'></iframe></main></body></html>"
+    )
+    context = persistent_context(third_party_cookies="block", has_touch=True)
+    page = context.new_page()
+    page.goto(url)
+    frame = page.locator("iframe").element_handle().content_frame()
+    start_families(frame, 2, "Daydreamers")
+    play_families(frame)
+    check_result(frame, "/rules/happy-families/classic")
+    assert context.cookies() == []
+    assert_no_axe_violations(page)

@@ -1,0 +1,40 @@
+"""The shared engine protocol: events, apply_moves, errors, variants."""
+
+from __future__ import annotations
+
+import pytest
+
+from kiosk.games.core import Event, GameError, IllegalAction, OptionsError, Variant, apply_moves
+
+
+def test_apply_moves_follows_top_and_bottom_moves_in_order() -> None:
+    places = {"stock": ["a", "b", "c"], "down:0": ["x"]}
+    apply_moves(places, [
+        Event("deal", {"moves": [{"cards": ["c"], "from": "stock", "to": "down:0"}]}),
+        Event("give", {"moves": [{"cards": ["a", "b"], "from": "stock", "to": "down:0",
+                                  "at": "bottom"}]}),
+    ])  # fmt: skip
+    assert places == {"stock": [], "down:0": ["a", "b", "x", "c"]}
+
+
+def test_apply_moves_refuses_a_card_that_is_not_there() -> None:
+    with pytest.raises(GameError, match="turn: q is not in down:0"):
+        apply_moves({"down:0": ["a"]}, [
+            Event("turn", {"moves": [{"cards": ["q"], "from": "down:0", "to": "up:0"}]})
+        ])  # fmt: skip
+
+
+def test_event_json_puts_the_type_first() -> None:
+    assert Event("snap", {"player": 1}).to_json() == {"type": "snap", "player": 1}
+
+
+@pytest.mark.parametrize("error", [OptionsError, IllegalAction])
+def test_engine_errors_are_game_errors_and_value_errors(error) -> None:
+    assert issubclass(error, GameError) and issubclass(error, ValueError)
+
+
+def test_variants_are_frozen_and_historic_by_default() -> None:
+    v = Variant("x", "X", "one line", "seed.txt")
+    assert v.historic and v.options == {}
+    with pytest.raises(AttributeError):
+        v.name = "y"  # type: ignore[misc]

@@ -1,0 +1,512 @@
+"""Playing Snap through the web: setup, every action, bad tokens, replay, no server state."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from bs4 import BeautifulSoup
+
+from kiosk import create_app
+from kiosk.games import snap
+from kiosk.web import play, tokens
+
+WOOLWORTHS = "misc-869-1986"
+STANDARD = "snap-standard-deck"
+TWIZZLES = "twizzles-happy-families"
+SETS = [WOOLWORTHS, STANDARD, TWIZZLES, "snitchems-1797"]
+
+
+@pytest.fixture
+def app():
+    return create_app({"TESTING": True, "SECRET_KEY": "play-test-secret"})
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+# ----------------------------------------------------------------- helpers
+
+
+def soup(response) -> BeautifulSoup:
+    return BeautifulSoup(response.get_data(as_text=True), "html.parser")
+
+
+def token_of(response) -> str:
+    field = soup(response).find("input", attrs={"name": "token"})
+    assert field is not None, response.get_data(as_text=True)[:500]
+    return field["value"]
+
+
+def status_text(response) -> str:
+    region = soup(response).find(id="game-status")
+    return " ".join(region.get_text(" ").split()) if region else ""
+
+
+def start(client, slug: str = STANDARD, **form: Any):
+    data = {"bots": "1", "level": "medium", "variant": "classic", **form}
+    response = client.post(f"/sets/{slug}/play", data=data)
+    assert response.status_code == 200
+    return response
+
+
+def act(client, slug: str, token: str, what: str, **form: Any):
+    return client.post(f"/sets/{slug}/play/act", data={"token": token, "act": what, **form})
+
+
+def game_of(app, token: str, slug: str = STANDARD) -> play.Game:
+    with app.test_request_context():
+        return play.rebuild(tokens.load(token, "snap"), play.set_or_404(slug))
+
+
+def advance_until(client, app, slug, token, wanted, limit=400):
+    """Press Next / turn the visitor's card until ``wanted(state)``; return the token."""
+    for _ in range(limit):
+        state = game_of(app, token, slug).state
+        if wanted(state):
+            return token
+        assert not state.over, "the game ended before the wanted moment"
+        legal = {a["type"] for a in snap.legal_actions(state, play.HUMAN)}
+        response = act(client, slug, token, "turn" if "turn" in legal else "next")
+        assert response.status_code == 200
+        token = token_of(response)
+    raise AssertionError("the wanted moment never came")
+
+
+def match_showing(state) -> bool:
+    w = state.window
+    return w is not None and w.snap and not w.calls
+
+
+def nothing_showing(state) -> bool:
+    w = state.window
+    return w is not None and not (w.snap or w.pool) and not w.bot_calls
+
+
+# ----------------------------------------------------------------- setup
+
+
+@pytest.mark.parametrize("slug", SETS)
+def test_setup_page_offers_the_choices(client, slug):
+    response = client.get(f"/sets/{slug}/play")
+    assert response.status_code == 200
+    page = soup(response)
+    assert [i["value"] for i in page.find_all("input", attrs={"name": "bots"})] == ["1", "2", "3"]
+    levels = page.find_all("input", attrs={"name": "level"})
+    assert [i["value"] for i in levels] == list(snap.LEVELS)
+    text = page.get_text(" ")
+    for level in snap.LEVELS:
+        assert snap.snap_bots.LEVEL_INFO[level].title in text
+    variants = [i["value"] for i in page.find_all("input", attrs={"name": "variant"})]
+    assert sorted(variants) == sorted(snap.VARIANTS)
+    for variant in snap.VARIANTS.values():
+        assert variant.title in text and variant.description in text
+    checked = page.find("input", attrs={"name": "variant", "checked": True})["value"]
+    assert checked == ("woolworths" if slug == WOOLWORTHS else "classic")
+    assert page.find("button", string=re.compile("Start"))
+    assert client.get(f"/sets/{slug}/play/snap").status_code == 200
+
+
+def test_flagged_cards_notice_and_link(client):
+    for response in (client.get(f"/sets/{WOOLWORTHS}/play"), start(client, WOOLWORTHS)):
+        page = soup(response)
+        notice = page.find(class_="game__flagged")
+        assert notice is not None and "Golly Oh Golly!" in notice.get_text()
+        assert "left out of this game" in notice.get_text()
+        assert notice.find("a", href="/notes/golliwog")
+    assert soup(client.get(f"/sets/{STANDARD}/play")).find(class_="game__flagged") is None
+
+
+@pytest.mark.parametrize(
+    ("slug", "size", "matches_by"),
+    [(WOOLWORTHS, 43, "picture"), (STANDARD, 52, "rank"), (TWIZZLES, None, "family")],
+)
+def test_decks(app, client, slug, size, matches_by):
+    game = game_of(app, token_of(start(client, slug)), slug)
+    cards = game.state.cards.values()
+    assert not any("golly" in c.id for c in cards)
+    if size is not None:
+        assert len(game.state.cards) == size
+    if matches_by == "family":
+        assert all(c.match == c.family for c in cards)
+    if matches_by == "rank":
+        assert all(c.match == c.rank for c in cards)
+
+
+@pytest.mark.parametrize("path", ["/sets/nope/play", "/sets/nope/play/snap"])
+def test_unknown_set_is_404(client, path):
+    assert client.get(path).status_code == 404
+    assert client.post(path, data={"bots": "1"}).status_code == 404
+    assert client.post("/sets/nope/play/act", data={"act": "next"}).status_code == 404
+
+
+@pytest.mark.parametrize(
+    "form",
+    [{"bots": "7"}, {"bots": "x"}, {"bots": "0"}, {"level": "turbo"}, {"variant": "poker"}],
+)
+def test_bad_setup_is_400_with_the_setup_again(client, form):
+    response = client.post(f"/sets/{STANDARD}/play", data={"bots": "1", **form})
+    assert response.status_code == 400
+    assert "Please choose again" in response.get_data(as_text=True)
+    assert soup(response).find("input", attrs={"name": "bots"})
+
+
+# ----------------------------------------------------------------- the table
+
+
+@pytest.mark.parametrize("bots", [1, 2, 3])
+def test_table_has_a_region_per_player(app, client, bots):
+    response = start(client, WOOLWORTHS, bots=str(bots), level="easy", variant="woolworths")
+    page = soup(response)
+    regions = page.select("#play-form section.seat")
+    assert len(regions) == bots + 1
+    names = [page.find(id=r["aria-labelledby"]).get_text() for r in regions]
+    assert names[0] == "You" and all(n.startswith("Sleepy") for n in names[1:])
+    assert len(set(names)) == len(names)
+    assert page.find("button", string="Snap!")
+    assert page.find("button", string="Snap Pool!")  # the Woolworths card has a pool
+    assert page.find(role="status")
+    assert page.find("a", href="/rules/snap/woolworths")
+    options = game_of(app, token_of(response), WOOLWORTHS).options
+    assert options.players == bots + 1 and options.humans == (0,)
+    assert options.max_turns == snap.KIOSK_MAX_TURNS and options.level == "easy"
+
+
+def test_face_up_cards_are_named(app, client):
+    response = start(client, STANDARD)
+    token = token_of(response)
+    response = act(client, STANDARD, token, "turn")
+    page = soup(response)
+    mine = page.find(id="seat-0")
+    img = mine.find("img", class_="play-card")
+    game = game_of(app, token_of(response))
+    top = game.state.cards[game.state.up[0][-1]]
+    assert img["alt"] == top.name  # e.g. "Queen of Hearts"
+    assert f"You turned {top.name}." in status_text(response)
+
+
+def test_forfeits_and_easy_tables(client):
+    page = soup(start(client, STANDARD, variant="forfeits"))
+    assert page.find(class_="seat__counters") and not page.find("button", string="Snap!")
+    assert "snaps by itself" in page.get_text()
+    page = soup(start(client, STANDARD, variant="easy"))
+    assert page.find(id="centre-name").get_text() == "The centre pile"
+
+
+# ----------------------------------------------------------------- actions
+
+
+def test_turn_then_wait_for_your_turn(app, client):
+    token = token_of(start(client))
+    response = act(client, STANDARD, token, "turn")
+    token2 = token_of(response)
+    assert len(tokens_record(app, token2).actions) == 1
+    again = act(client, STANDARD, token2, "turn")
+    assert "Wait for your turn." in status_text(again)
+    assert tokens_record(app, token_of(again)).actions == tokens_record(app, token2).actions
+
+
+def tokens_record(app, token: str) -> tokens.GameRecord:
+    with app.app_context():
+        return tokens.load(token, "snap")
+
+
+def test_next_turns_for_the_computer_and_waits_for_you(app, client):
+    token = token_of(act(client, STANDARD, token_of(start(client)), "turn"))
+    response = act(client, STANDARD, token, "next")
+    assert "Steady Sue turned" in status_text(response)
+    record = tokens_record(app, token_of(response))
+    assert record.actions[-1] == ["t", 1]
+    assert 'data-pace="' not in response.get_data(as_text=True) or "Your turn" in status_text(
+        response
+    )
+
+
+def test_next_on_your_turn_changes_nothing(app, client):
+    token = token_of(start(client))  # seat 0 (the visitor) turns first
+    response = act(client, STANDARD, token, "next")
+    assert tokens_record(app, token_of(response)).actions == ()
+    assert "Your turn" in status_text(response)
+
+
+def test_auto_turn(app, client):
+    token = token_of(start(client))
+    response = act(client, STANDARD, token, "auto-on")
+    token = token_of(response)
+    assert tokens_record(app, token).settings["auto"] is True
+    assert soup(response).find(id="auto-button")["aria-pressed"] == "true"
+    response = act(client, STANDARD, token, "next")  # now "next" turns the visitor's card too
+    assert "You turned" in status_text(response)
+    response = act(client, STANDARD, token_of(response), "auto-off")
+    assert tokens_record(app, token_of(response)).settings["auto"] is False
+
+
+def test_snap_on_a_match_wins_the_cards(app, client):
+    token = advance_until(client, app, STANDARD, token_of(start(client, level="easy")),
+                          match_showing)  # fmt: skip
+    game = game_of(app, token)
+    turn = game.state.window.turn
+    response = act(client, STANDARD, token, "snap", turn=turn, reaction_ms="1")
+    words = status_text(response)
+    # 1 ms beats any computer player (they never react under 350 ms)
+    assert re.search(r"You called first — you win \d+ cards", words), words
+    after = game_of(app, token_of(response)).state
+    assert after.snaps == game.state.snaps + 1
+
+
+def test_too_slow(app, client):
+    def bot_calls_first(state):
+        w = state.window
+        return match_showing(state) and any(c[2] == "snap" for c in w.bot_calls)
+
+    token = advance_until(client, app, STANDARD, token_of(start(client, level="hard")),
+                          bot_calls_first)  # fmt: skip
+    turn = game_of(app, token).state.window.turn
+    response = act(client, STANDARD, token, "snap", turn=turn, reaction_ms="59000")
+    assert re.search(r"Too slow! Speedy Sid called Snap! first", status_text(response))
+
+
+def test_mistaken_call_pays_a_penalty(app, client):
+    slug = STANDARD
+    token = token_of(start(client, variant="penalty-card-each"))
+    token = advance_until(client, app, slug, token, nothing_showing)
+    before = game_of(app, token).state
+    turn = before.window.turn
+    response = act(client, slug, token, "snap", turn=turn, reaction_ms="500")
+    assert "No match — you pay a penalty: one card to each other player." in status_text(response)
+    after = game_of(app, token_of(response)).state
+    assert len(after.down[0]) == len(before.down[0]) - 1
+
+
+def test_mistaken_call_without_a_penalty(app, client):
+    token = advance_until(client, app, STANDARD, token_of(start(client)), nothing_showing)
+    turn = game_of(app, token).state.window.turn
+    response = act(client, STANDARD, token, "snap", turn=turn, reaction_ms="500")
+    assert "No match — that was a mistaken call." in status_text(response)
+
+
+def test_snap_pool_call(app, client):
+    slug = WOOLWORTHS
+    token = token_of(start(client, slug, variant="woolworths"))
+    token = advance_until(client, app, slug, token, nothing_showing)
+    turn = game_of(app, token, slug).state.window.turn
+    # with no pool at all a Snap Pool! call is mistaken: the face-up pile goes to the pool
+    response = act(client, slug, token, "pool", turn=turn, reaction_ms="400")
+    assert "No match — you pay a penalty: the face-up pile goes into the pool." in status_text(
+        response
+    )
+    assert soup(response).find(id="pool-name")
+
+
+def test_late_and_duplicate_calls_change_nothing(app, client):
+    token = advance_until(client, app, STANDARD, token_of(start(client)), nothing_showing)
+    turn = game_of(app, token).state.window.turn
+    late = act(client, STANDARD, token, "snap", turn=turn - 1, reaction_ms="300")
+    assert late.status_code == 200
+    assert "Too late — that card has gone." in status_text(late)
+    assert tokens_record(app, token_of(late)) == tokens_record(app, token)
+    unmeasured = act(client, STANDARD, token, "snap", turn="abc")
+    assert "Too late" in status_text(unmeasured)
+
+
+@pytest.mark.parametrize("raw", ["", "abc", "-5", "nan", "1e9", None])
+def test_unmeasured_reactions_count_as_the_default(raw):
+    assert play.reaction(raw) == play.UNMEASURED_MS
+    assert play.reaction("431.26") == 431.3
+
+
+def test_unknown_button_is_400_with_the_table(client):
+    token = token_of(start(client))
+    response = act(client, STANDARD, token, "cheat")
+    assert response.status_code == 400
+    assert "That button is not part of this game." in status_text(response)
+    assert token_of(response)
+
+
+def test_get_on_the_action_address_goes_back_to_setup(client):
+    response = client.get(f"/sets/{STANDARD}/play/act")
+    assert response.status_code == 303
+    assert response.headers["Location"].endswith(f"/sets/{STANDARD}/play")
+
+
+def test_a_short_game_ends_with_a_result(client):
+    app = create_app({"TESTING": True, "SECRET_KEY": "s", "PLAY_MAX_TURNS": 4})
+    client = app.test_client()
+    token = token_of(start(client, STANDARD))
+    for _ in range(20):
+        state = game_of(app, token).state
+        if state.over:
+            break
+        legal = {a["type"] for a in snap.legal_actions(state, 0)}
+        response = act(client, STANDARD, token, "turn" if "turn" in legal else "next")
+        token = token_of(response)
+    page = soup(response)
+    result = page.find(class_="result")
+    assert result is not None and "Game over" in result.get_text()
+    assert result.find("button", string="Play again")
+    assert result.find("a", href="/rules/snap/classic")
+    assert page.find(id="game")["data-over"] == "1"
+    assert not page.find(id="snap-button")
+    again = client.post(f"/sets/{STANDARD}/play", data={
+        i["name"]: i["value"] for i in result.find_all("input", attrs={"type": "hidden"})
+    })  # fmt: skip
+    assert again.status_code == 200 and soup(again).find(id="snap-button")
+
+
+# ----------------------------------------------------------------- tokens on the page
+
+
+def _tampered(app, token):
+    head, _, sig = token.rpartition(".")
+    return head + "." + ("A" if sig[0] != "A" else "B") + sig[1:]
+
+
+def _other_game(app, token):
+    with app.app_context():
+        return tokens.dump(tokens.GameRecord(game="snitchems", set_slug=STANDARD, options={},
+                                             nonce="n"))  # fmt: skip
+
+
+def _other_set(app, token):
+    record = tokens_record(app, token)
+    with app.app_context():
+        return tokens.dump(tokens.GameRecord(**{**record.__dict__, "set_slug": WOOLWORTHS}))
+
+
+def _other_deck(app, token):
+    record = tokens_record(app, token)
+    with app.app_context():
+        return tokens.dump(tokens.GameRecord(**{**record.__dict__, "deck": "0" * 16}))
+
+
+def _bad_action(app, token):
+    record = tokens_record(app, token)
+    with app.app_context():
+        return tokens.dump(record.plus(["z", 0]))
+
+
+def _illegal_action(app, token):
+    record = tokens_record(app, token)
+    with app.app_context():
+        return tokens.dump(record.plus(["t", 1]))  # seat 1 turning out of turn
+
+
+def _bad_options(app, token):
+    record = tokens_record(app, token)
+    with app.app_context():
+        return tokens.dump(tokens.GameRecord(**{**record.__dict__, "options": {"players": 99}}))
+
+
+@pytest.mark.parametrize(
+    "spoil",
+    [
+        lambda app, token: "",
+        lambda app, token: "garbage",
+        lambda app, token: token[:-3],
+        _tampered,
+        _other_game,
+        _other_set,
+        _other_deck,
+        _bad_action,
+        _illegal_action,
+        _bad_options,
+    ],
+    ids=["missing", "garbage", "truncated", "tampered", "other-game", "other-set",
+         "cards-changed", "bad-action", "illegal-action", "bad-options"],
+)  # fmt: skip
+def test_bad_tokens_get_a_friendly_400(app, client, spoil):
+    token = token_of(start(client))
+    response = act(client, STANDARD, spoil(app, token), "next")
+    assert response.status_code == 400
+    page = soup(response)
+    assert page.find("h1").get_text() == "Let's start a new game"
+    assert page.find("a", href=f"/sets/{STANDARD}/play", string="Start a new game")
+    assert page.find(id="game")  # htmx swaps #game: the page keeps its shape
+
+
+def test_expired_token(client):
+    app = create_app({"TESTING": True, "SECRET_KEY": "s", "GAME_MAX_AGE": -1})
+    client = app.test_client()
+    token = token_of(start(client))
+    response = act(client, STANDARD, token, "next")
+    assert response.status_code == 400
+    assert "left for a long time" in response.get_data(as_text=True)
+
+
+def test_same_token_same_table(app, client):
+    """The same game replayed from its token gives the same table (and the same record)."""
+    token = token_of(act(client, STANDARD, token_of(start(client)), "turn"))
+    first, second = (act(client, STANDARD, token, "next") for _ in range(2))
+    strip = re.compile(r'name="token" value="[^"]*"')
+    assert strip.sub("", first.get_data(as_text=True)) == strip.sub(
+        "", second.get_data(as_text=True)
+    )
+    assert tokens_record(app, token_of(first)) == tokens_record(app, token_of(second))
+    a, b = game_of(app, token_of(first)), game_of(app, token_of(second))
+    assert a.state == b.state
+
+
+def test_any_worker_can_serve_any_move():
+    """Two apps sharing only the secret (two gunicorn workers) play the same game."""
+    one = create_app({"TESTING": True, "SECRET_KEY": "shared"}).test_client()
+    two = create_app({"TESTING": True, "SECRET_KEY": "shared"}).test_client()
+    token = token_of(start(one))
+    response = act(two, STANDARD, token, "turn")
+    assert response.status_code == 200 and "You turned" in status_text(response)
+    assert act(one, STANDARD, token_of(response), "next").status_code == 200
+    other = create_app({"TESTING": True, "SECRET_KEY": "not-shared"}).test_client()
+    assert act(other, STANDARD, token, "turn").status_code == 400
+
+
+def test_no_cookies_are_set(client):
+    responses = [client.get(f"/sets/{STANDARD}/play"), start(client)]
+    responses.append(act(client, STANDARD, token_of(responses[-1]), "turn"))
+    assert all("Set-Cookie" not in r.headers for r in responses)
+
+
+def test_htmx_request_gets_a_fragment(client):
+    token = token_of(start(client))
+    response = client.post(
+        f"/sets/{STANDARD}/play/act",
+        data={"token": token, "act": "turn"},
+        headers={"HX-Request": "true", "HX-Request-Type": "partial"},
+    )
+    text = response.get_data(as_text=True)
+    assert response.status_code == 200 and "<html" not in text
+    assert soup(response).find(id="game") and "You turned" in status_text(response)
+
+
+def test_the_token_hides_the_deal(app, client):
+    token = token_of(start(client))
+    record = tokens_record(app, token)
+    with app.app_context():
+        seed = tokens.seed_for(record.nonce)
+    assert seed not in token and "seed" not in record.to_json()
+    game = game_of(app, token)
+    assert not any(card_id in str(record.to_json()) for card_id in game.state.order)
+
+
+@pytest.mark.parametrize(
+    "action",
+    [
+        {"type": "turn", "player": 0},
+        {"type": "turn", "player": 3},
+        {"type": "call", "player": 0, "turn": 12, "reaction_ms": 431.5},
+        {"type": "call-pool", "player": 0, "turn": 3, "reaction_ms": 800},
+        {"type": "close", "player": 0},
+    ],
+)
+def test_actions_round_trip_through_the_record(action):
+    item = play.encode_action(action)
+    assert play.decode_action(item) == action
+    assert play.decode_actions((item, item)) == [action, action]
+
+
+@pytest.mark.parametrize("item", [["z", 0], "t", ["t"], ["t", 0, 1], ["c", 0, 1], None, 5])
+def test_unreadable_actions_are_malformed(item):
+    with pytest.raises(tokens.BadToken) as caught:
+        play.decode_actions((item,))
+    assert caught.value.reason == "malformed"

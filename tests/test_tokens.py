@@ -1,0 +1,127 @@
+"""Signed game-record tokens: round trip, secrecy of the seed, and every way a token goes bad."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from kiosk import create_app
+from kiosk.web import tokens
+
+
+@pytest.fixture
+def app():
+    return create_app({"TESTING": True, "SECRET_KEY": "token-test-secret", "GAME_MAX_AGE": 60})
+
+
+def record(**changes) -> tokens.GameRecord:
+    base = tokens.GameRecord(
+        game="snap",
+        set_slug="misc-869-1986",
+        options={"variant": "classic", "players": 2},
+        nonce="abc123",
+        actions=(["t", 0], ["c", 0, 1, 412.5]),
+        deck="0123456789abcdef",
+        settings={"auto": False},
+    )
+    return base if not changes else tokens.GameRecord(**{**base.__dict__, **changes})
+
+
+def test_round_trip(app):
+    with app.app_context():
+        token = tokens.dump(record())
+        assert tokens.load(token, "snap") == record()
+
+
+def test_token_reveals_no_seed(app):
+    """The seed is HMAC(secret, nonce): it is not in the token, and differs per secret."""
+    with app.app_context():
+        token = tokens.dump(record())
+        seed = tokens.seed_for("abc123")
+    with app.app_context():
+        data = tokens._serializer("snap").loads(token)
+    assert seed not in token and seed not in json.dumps(data)
+    assert data["n"] == "abc123"
+    assert seed != tokens.seed_for("abc123", secret="another-secret")
+    assert seed == tokens.seed_for("abc123", secret="token-test-secret")
+
+
+def test_plus_and_settings_do_not_mutate():
+    r = record()
+    longer = r.plus(["t", 1])
+    assert len(longer.actions) == len(r.actions) + 1
+    assert r.with_settings(auto=True).settings == {"auto": True}
+    assert r.settings == {"auto": False}
+
+
+def _expired(app) -> str:
+    """A token loaded when it is older than GAME_MAX_AGE (here: any age at all)."""
+    with app.app_context():
+        token = tokens.dump(record())
+    app.config["GAME_MAX_AGE"] = -1
+    return token
+
+
+def _tampered(app) -> str:
+    with app.app_context():
+        token = tokens.dump(record())
+    head, _, sig = token.rpartition(".")
+    return head + "." + ("A" if sig[0] != "A" else "B") + sig[1:]
+
+
+def _other_secret(app) -> str:
+    other = create_app({"TESTING": True, "SECRET_KEY": "someone-elses-secret"})
+    with other.app_context():
+        return tokens.dump(record())
+
+
+def _other_game(app) -> str:
+    with app.app_context():
+        return tokens.dump(record(game="snitchems"))
+
+
+def _bad_shape(app) -> str:
+    with app.app_context():
+        return tokens._serializer("snap").dumps({"v": tokens.FORMAT, "g": "snap"})
+
+
+def _old_format(app) -> str:
+    with app.app_context():
+        return tokens._serializer("snap").dumps({**record().to_json(), "v": 0})
+
+
+@pytest.mark.parametrize(
+    ("make", "reason"),
+    [
+        (lambda app: "", "missing"),
+        (lambda app: None, "missing"),
+        (lambda app: "not-a-token", "malformed"),
+        (lambda app: "x" * (tokens.MAX_TOKEN_CHARS + 1), "malformed"),
+        (lambda app: "....", "tampered"),
+        (_tampered, "tampered"),
+        (_other_secret, "tampered"),
+        (_expired, "expired"),
+        (_other_game, "wrong-game"),
+        (_bad_shape, "malformed"),
+        (_old_format, "malformed"),
+    ],
+    ids=[
+        "empty", "none", "garbage", "too-long", "dots", "tampered", "other-secret",
+        "expired", "other-game", "bad-shape", "old-format",
+    ],
+)  # fmt: skip
+def test_bad_tokens(app, make, reason):
+    token = make(app)
+    with app.app_context(), pytest.raises(tokens.BadToken) as caught:
+        tokens.load(token, "snap")
+    assert caught.value.reason == reason
+
+
+def test_deck_fingerprint_depends_on_order():
+    assert tokens.deck_fingerprint(["a", "b"]) != tokens.deck_fingerprint(["b", "a"])
+    assert len(tokens.deck_fingerprint(["a"])) == 16
+
+
+def test_nonces_are_fresh():
+    assert len({tokens.new_nonce() for _ in range(50)}) == 50

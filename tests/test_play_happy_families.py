@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -11,6 +12,7 @@ from bs4 import BeautifulSoup
 from kiosk import create_app
 from kiosk.catalogue.schema import CardFace
 from kiosk.games import happy_families as hf
+from kiosk.games.core import IllegalAction
 from kiosk.web import play_families as pf
 from kiosk.web import tokens
 
@@ -460,3 +462,47 @@ def test_a_signed_record_that_makes_no_game_is_the_friendly_400(app, client, cha
     bad = client.post(ACT, data={"token": token, "step": "0", "move": "next"})
     assert bad.status_code == 400
     assert words in bad.get_data(as_text=True)
+
+
+@pytest.mark.parametrize(
+    ("engine_words", "target", "said"),
+    [
+        ("player 2 has no cards left to ask for", 1, "Canny Kit has no cards left to ask for."),
+        ("player 3 has no tricks to ask for", 2, "Canny Kate has no tricks left to ask for."),
+        ("target must be a seat from 0 to 2", None, "That player is not at this table."),
+        ("ask another player, not yourself", 0, "Ask another player, not yourself."),
+        ("you already hold Twizzle's cap", 1,
+         "You can't ask that: you already hold Twizzle's cap."),
+    ],
+)
+def test_the_engines_refusals_are_said_with_names(app, client, engine_words, target, said):
+    state = game_of(app, start(client)).state
+    assert pf.explain(IllegalAction(engine_words), state, target) == said
+
+
+def test_a_flagged_family_is_left_out_and_the_page_says_why(tmp_path):
+    """A family with a flagged card is incomplete once the card is left out: no game piece."""
+    import shutil
+
+    content = tmp_path / "content"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "content", content)
+    path = content / "sets" / "twizzles-happy-families.md"
+    text = path.read_text(encoding="utf-8")
+    flag = (
+        "  - name: Sally Cross\n    family: Sally Cross\n    role: master\n"
+        "    content_note:\n      shows: a test picture that is flagged\n      note: golliwog\n"
+    )
+    text = text.replace("  - name: Sally Cross\n    family: Sally Cross\n    role: master\n", flag)
+    path.write_text(text, encoding="utf-8")
+    app = create_app({"TESTING": True, "SECRET_KEY": "s", "CONTENT_DIR": str(content)})
+    client = app.test_client()
+    page = soup(client.get(SETUP))
+    notice = page.find(attrs={"role": "note"})
+    assert notice is not None and "left out of this game" in notice.get_text()
+    assert notice.find("a")["href"] == "/notes/golliwog"
+    lead = " ".join(page.find(class_="game__lead").get_text().split())
+    assert lead.endswith("the 2 recorded families of Twizzles Happy Families: Twizzle, "
+                         "Broomstick Man."), lead  # fmt: skip
+    game = soup(client.post(SETUP, data={"bots": "2", "level": "forgetful"}))
+    assert "Sally Cross" not in " ".join(img.get("alt", "") for img in game.find_all("img"))
+    assert "left out of this game" in game.find(attrs={"role": "note"}).get_text()

@@ -209,7 +209,7 @@ def test_engine_action(raw, action, why):
 def test_split_source_names_the_seed():
     source, quote = split_source('woolworths-snap-misc-869-1986.txt, instruction card rule 4: '
                                  '"If two players call Snap together"')
-    assert source == "Woolworths Snap (MISC.869-1986), instructions, instruction card rule 4"
+    assert source == "Woolworths Snap (MISC.869-1986), instruction card rule 4"
     assert quote == '"If two players call Snap together"'
 
 

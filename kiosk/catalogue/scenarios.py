@@ -30,9 +30,9 @@ from kiosk.games.core import Event, GameError, apply_moves
 
 # The seed files, as a visitor should see them named in an attribution.
 SEED_TITLES = {
-    "woolworths-snap-misc-869-1986.txt": "Woolworths Snap (MISC.869-1986), instructions",
+    "woolworths-snap-misc-869-1986.txt": "Woolworths Snap (MISC.869-1986)",
     "snap-diagram-group-rules.txt": "The Diagram Group, The Way to Play, p. 304",
-    "snitchems-rules.txt": "Snitch'ems, after The Sporting Magazine, December 1797",
+    "snitchems-rules.txt": "Snitch'ems card game rules, gamerules.com",
     "twizzles-happy-families-rules.txt": "Twizzles Happy Families, rules card",
 }
 

@@ -201,7 +201,7 @@ class ScenarioRecord(Strict):
     players: int = Field(default=2, ge=2, le=8)
     options: dict[str, bool | int | str | None] = Field(default_factory=dict)
     seed: int = 0
-    actions: list[dict[str, int | str | list[str]] | str] = Field(default_factory=list)
+    actions: list[dict[str, int | float | str | list[str]] | str] = Field(default_factory=list)
     steps: dict[int, Text | StepCaption] = Field(default_factory=dict)
     order: int = 100
 

@@ -530,6 +530,10 @@ def render_game(game: Game, set_record: SetRecord, note: str | None = None, stat
     """The game page (or, for htmx, just its main content: base.html decides)."""
     ctx = setup_context(set_record)
     ctx.update(table(game, set_record, note))
+    headers = request.headers
+    if headers.get("HX-Request") == "true" and headers.get("HX-Boosted") != "true":
+        # the table's own form (hx-select="#game"): #game alone is all htmx will take
+        return render_template("play/_game.html", **ctx), status
     return render_template("play/game.html", **ctx), status
 
 

@@ -16,7 +16,7 @@ from typing import Any
 from flask import Blueprint, Flask, abort, current_app, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from kiosk.catalogue.decks import deck_for
+from kiosk.catalogue.decks import deck_for, flagged_faces
 from kiosk.catalogue.schema import CardFace, SetRecord
 from kiosk.games import happy_families as hf
 from kiosk.games.cards import Card
@@ -240,17 +240,21 @@ def act(game: Game, move: str) -> tuple[str | None, int | None]:
         play(game, action)
     except IllegalAction as error:
         chosen = target if isinstance(target, int) and 0 < target < s.players else None
-        return explain(error, s), chosen
+        return explain(error, s, target), chosen
     return None, None
 
 
-def explain(error: IllegalAction, s: hf.State) -> str:
-    """The engine's refusal, said to the visitor."""
+def explain(error: IllegalAction, s: hf.State, target: int | None) -> str:
+    """The engine's refusal, said to the visitor (players by their names, not numbers)."""
     text = str(error)
     if text.startswith("ask another player"):
         return "Ask another player, not yourself."
-    if text.startswith("target must be") or text.startswith("player "):
+    if text.startswith("target must be"):
         return "That player is not at this table."
+    if text.startswith("player ") and target is not None:
+        name = hf.names(s)[target]
+        what = "tricks" if "tricks" in text else "cards"
+        return f"{name} has no {what} left to ask for."
     return "You can't ask that: " + text + "."
 
 
@@ -447,11 +451,18 @@ def table(game: Game, set_record: SetRecord, note: str | None, chosen: int | Non
 
 
 def setup_context(set_record: SetRecord) -> dict[str, Any]:
-    """The setup page's choices, with their defaults."""
+    """The setup page's choices, with their defaults, and any cards left out (and why)."""
     deck = deck_of(set_record)
     families = list(dict.fromkeys(c.family for c in deck))
+    flagged = flagged_faces(set_record)
+    notes = []
+    for slug in dict.fromkeys(f.content_note.note for f in flagged if f.content_note):
+        entry = content.current().notes.get(slug)
+        notes.append((url_for("pages.note", slug=slug), entry.record.title if entry else slug))
     return {
         "record": set_record,
+        "flagged": flagged,
+        "flagged_notes": notes,
         "families": families,
         "deck_size": len(deck),
         "variants": list(hf.VARIANTS.values()),

@@ -270,9 +270,9 @@ def test_a_game_inside_a_cross_origin_iframe(persistent_context, host_page, game
     """A school's page on another site frames the game; third-party cookies are blocked."""
     url = host_page(
         "<!doctype html><html lang='en'><head><meta charset='utf-8'><title>School</title>"
-        "</head><body><h1>Our lesson</h1>"
+        "</head><body><main><h1>Our lesson</h1>"
         f"<iframe src='{game_server.url}/sets/snap-standard-deck/play' title='Snap game'"
-        " width='1240' height='1500'></iframe></body></html>"
+        " width='1240' height='1500'></iframe></main></body></html>"
     )
     context = persistent_context(third_party_cookies="block", has_touch=True)
     page = context.new_page()

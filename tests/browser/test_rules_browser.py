@@ -137,10 +137,11 @@ def test_play_runs_to_the_end_and_pause_stops(new_context, live_server, key, red
     first = total - 5  # the last six steps: Play's pace is the same from anywhere
     page.goto(f"{live_server.url}/rules/{key}/{first}?dwell=60")
     _settled(page, first, total)
-    page.get_by_role("link", name="Play").tap()
-    expect(page.get_by_role("link", name="Pause")).to_be_visible()
+    page.get_by_role("link", name="Play", exact=True).tap()
+    expect(page.get_by_role("link", name="Pause", exact=True)).to_be_visible()
     _settled(page, total, total)
-    expect(page.get_by_role("link", name="Play")).to_be_visible()  # back to Play at the end
+    # back to Play at the end
+    expect(page.get_by_role("link", name="Play", exact=True)).to_be_visible()
     assert _places(page) == _want(steps[-1])
     assert re.search(rf"/rules/{key}/{total}(\?|$)", page.url)
 
@@ -149,10 +150,10 @@ def test_pause_stops_play_and_start_again_goes_back(new_context, live_server):
     page = _motion_page(new_context, True)
     page.goto(f"{live_server.url}/rules/snap/snap-pool/1?dwell=150")
     _settled(page, 1, 12)
-    page.get_by_role("link", name="Play").tap()
+    page.get_by_role("link", name="Play", exact=True).tap()
     _settled(page, 2, 12)
-    page.get_by_role("link", name="Pause").tap()
-    expect(page.get_by_role("link", name="Play")).to_be_visible()
+    page.get_by_role("link", name="Pause", exact=True).tap()
+    expect(page.get_by_role("link", name="Play", exact=True)).to_be_visible()
     page.wait_for_function("() => document.getElementById('rules-stage').dataset.state === 'idle'")
     paused_at = _count(page).text_content()
     page.wait_for_timeout(500)  # more than three times Play's pace: nothing moves
@@ -192,9 +193,9 @@ def test_works_without_javascript(new_context, live_server):
     page.goto(f"{live_server.url}/rules/snap/easy/2")
     page.get_by_role("link", name=re.compile(r"^Next")).click()
     assert page.url.endswith("/rules/snap/easy/3")
-    page.get_by_role("link", name="Play").click()
+    page.get_by_role("link", name="Play", exact=True).click()
     assert page.url.endswith("/rules/snap/easy/4?play=1")
-    expect(page.get_by_role("link", name="Pause")).to_be_visible()
+    expect(page.get_by_role("link", name="Pause", exact=True)).to_be_visible()
 
 
 @pytest.mark.parametrize(

@@ -7,8 +7,9 @@
  *   new table is shown, so their asks and answers appear one at a time at a readable pace;
  * - a tap on any other button stops that timer first (the visitor's move wins);
  * - after a swap that took away the focused button, focus goes to the game's heading, so
- *   keyboard users are not lost;
- * - each table shown is noted in window.kioskMoreGames.log with the status words (for tests).
+ *   keyboard users are not lost; when the game has just ended, to the result's heading;
+ * - each table shown is noted in window.kioskMoreGames.log with the status words (for tests;
+ *   the log starts afresh with each new game).
  * htmx sends the forms and morphs the game in place. Safe to load twice (boosted navigation).
  * No inline handlers, no eval: the CSP forbids both.
  */
@@ -62,9 +63,16 @@
   }
 
   function refocus() {
+    var g = root();
+    var result = g && g.dataset.over === "1" ? g.querySelector("#result-title") : null;
+    if (result) {
+      // the game has just ended: the result is what to read next
+      result.focus({ preventScroll: true });
+      result.scrollIntoView({ block: "nearest" });
+      return;
+    }
     var active = document.activeElement;
     if (active && active !== document.body && document.contains(active)) return;
-    var g = root();
     var heading = g && g.querySelector("#page-title");
     if (heading) heading.focus({ preventScroll: true });
   }
@@ -85,6 +93,7 @@
     var g = root();
     if (!g || g === state.booted) return;
     state.booted = g;
+    state.log.length = 0; // a new page or a new game: its log starts afresh
     schedule();
   }
 

@@ -27,6 +27,7 @@ from kiosk.catalogue.read import KeyPath
 from kiosk.games import registry
 from kiosk.games.cards import Card
 from kiosk.games.core import Event, GameError, apply_moves
+from kiosk.games.trace import undo_moves
 
 # The seed files, as a visitor should see them named in an attribution.
 SEED_TITLES = {
@@ -197,17 +198,6 @@ def _moves(event: dict[str, Any]) -> bool:
     return any(m["cards"] for m in event.get("moves", ()))
 
 
-def _undo(places: dict[str, list[str]], events: Sequence[Event]) -> dict[str, list[str]]:
-    before = {k: list(v) for k, v in places.items()}
-    for event in reversed(events):
-        for move in reversed(event.data.get("moves", ())):
-            dest = before.setdefault(move["to"], [])
-            for card in move["cards"]:
-                dest.remove(card)
-            before.setdefault(move["from"], []).extend(move["cards"])
-    return before
-
-
 def _split(events: list[Event]) -> list[list[Event]]:
     """Cut one action's events into visible moments (see the module docstring)."""
     groups: list[list[Event]] = []
@@ -274,7 +264,7 @@ def run(
     except GameError as error:
         out.problems.append((("options",), f"the game cannot start: {error}"))
         return out
-    follow = _undo(module.places(state), events)
+    follow = undo_moves(module.places(state), events)
     _add_steps(out, module, state, follow, events, None)
     for i, raw in enumerate(actions):
         action, why = engine_action(game, raw, players)

@@ -7,11 +7,14 @@ from typing import Any
 
 from flask import Flask
 
-from kiosk.config import DEFAULTS, ROOT, from_environment
+from kiosk.config import DEFAULTS, DEV_SECRET, ROOT, from_environment
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
-    """Build the app: defaults, then ``KIOSK_*`` environment variables, then ``test_config``."""
+    """Build the app: defaults, then ``KIOSK_*`` environment variables, then ``test_config``.
+
+    Outside debug and testing the development secret is refused: anyone could forge tokens.
+    """
     app = Flask(
         __name__,
         template_folder=str(ROOT / "templates"),
@@ -21,6 +24,12 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.config.from_mapping(from_environment())
     if test_config is not None:
         app.config.from_mapping(test_config)
+    if app.config["SECRET_KEY"] == DEV_SECRET and not (app.testing or app.debug):
+        raise RuntimeError(
+            "Refusing to start with the development SECRET_KEY outside debug or testing: "
+            "set KIOSK_SECRET_KEY to a long random string (or use `kiosk run`, which makes "
+            "one for the process)."
+        )
 
     from kiosk import web
 

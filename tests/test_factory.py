@@ -1,14 +1,28 @@
+import pytest
+
 from kiosk import create_app
+from kiosk.config import DEV_SECRET
 
 
 def test_config_from_mapping():
-    assert not create_app().testing
+    assert not create_app({"SECRET_KEY": "a-real-secret"}).testing
     assert create_app({"TESTING": True}).testing
 
 
 def test_config_from_environment(monkeypatch, tmp_path):
     monkeypatch.setenv("KIOSK_CONTENT_DIR", str(tmp_path))
     monkeypatch.setenv("KIOSK_MODE", "1")
+    monkeypatch.setenv("KIOSK_SECRET_KEY", "from-the-environment")
     app = create_app()
     assert app.config["CONTENT_DIR"] == str(tmp_path)
     assert app.config["KIOSK_MODE"] is True
+    assert app.config["SECRET_KEY"] == "from-the-environment"
+
+
+def test_refuses_development_secret_outside_debug_and_testing(monkeypatch):
+    monkeypatch.delenv("KIOSK_SECRET_KEY", raising=False)
+    monkeypatch.delenv("FLASK_DEBUG", raising=False)
+    with pytest.raises(RuntimeError, match="KIOSK_SECRET_KEY"):
+        create_app()
+    assert create_app({"DEBUG": True}).config["SECRET_KEY"] == DEV_SECRET
+    assert create_app({"TESTING": True}).config["SECRET_KEY"] == DEV_SECRET

@@ -524,3 +524,16 @@ def test_unreadable_actions_are_malformed(item):
     with pytest.raises(tokens.BadToken) as caught:
         play.decode_actions((item,))
     assert caught.value.reason == "malformed"
+
+
+def test_a_refused_action_keeps_the_table(app, client, monkeypatch):
+    token = token_of(start(client))
+
+    def refuse(state, action):
+        raise snap.IllegalAction("not now")
+
+    monkeypatch.setattr(play.snap, "apply", refuse)
+    response = act(client, STANDARD, token, "turn")
+    assert response.status_code == 400
+    assert "That cannot be done now." in status_text(response)
+    assert tokens_record(app, token_of(response)).actions == ()

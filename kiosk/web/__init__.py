@@ -6,12 +6,15 @@ from flask import Flask
 
 
 def init_app(app: Flask) -> None:
-    """Register every blueprint: headers first, then content, pages, pictures, games, errors."""
+    """Register everything: headers, the embed mount, oEmbed and caching first, errors last."""
     from kiosk.web import (
+        caching,
         cards,
         content,
+        embed,
         errors,
         health,
+        oembed,
         pages,
         play,
         play_families,
@@ -21,6 +24,9 @@ def init_app(app: Flask) -> None:
     )
 
     security.init_app(app)
+    embed.init_app(app)
+    oembed.init_app(app)
+    caching.init_app(app)
     content.init_app(app)
     health.init_app(app)
     pages.init_app(app)

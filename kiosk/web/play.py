@@ -161,7 +161,9 @@ class Game:
         return self.state.options
 
 
-def start_record(set_slug: str, deck: list[Card], variant: str, bots: int, level: str):
+def start_record(
+    set_slug: str, deck: list[Card], variant: str, bots: int, level: str
+) -> tokens.GameRecord:
     """A new game's record (raises OptionsError for choices that make no game)."""
     options = snap.options_for(
         variant, players=bots + 1, humans=(HUMAN,), level=level, max_turns=bound()
@@ -597,7 +599,11 @@ def act_post(slug: str) -> tuple[str, int]:
     what = form.get("act", "")
     if what not in ACTS:
         return render_game(game, set_record, "That button is not part of this game.", 400)
-    note = act(game, what, form)
+    try:
+        note = act(game, what, form)
+    except GameError:  # the rules refused it: the table stays as it was
+        game = rebuild(game.record, set_record)
+        return render_game(game, set_record, "That cannot be done now.", 400)
     return render_game(game, set_record, note)
 
 

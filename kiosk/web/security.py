@@ -6,6 +6,7 @@ from flask import Flask, Response
 
 
 def csp(frame_ancestors: str) -> str:
+    """The policy: nothing inline, nothing from elsewhere; framing only by ``frame_ancestors``."""
     return "; ".join(
         [
             "default-src 'self'",
@@ -23,6 +24,7 @@ def csp(frame_ancestors: str) -> str:
 
 
 def init_app(app: Flask) -> None:
+    """Send the headers on every response (``KIOSK_FRAME_ANCESTORS`` says who may frame us)."""
     policy = csp(app.config["FRAME_ANCESTORS"])
 
     @app.after_request
@@ -33,4 +35,7 @@ def init_app(app: Flask) -> None:
         response.headers.setdefault(
             "Permissions-Policy", "camera=(), microphone=(), geolocation=(), interest-cohort=()"
         )
+        # Framing is governed by CSP frame-ancestors alone: X-Frame-Options would forbid
+        # the teachers' embeds that KIOSK_FRAME_ANCESTORS allows.
+        response.headers.pop("X-Frame-Options", None)
         return response

@@ -1,0 +1,112 @@
+"""Caching: versioned static files kept for a year, catalogue pages with ETags and 304s.
+
+Every ``url_for('static', ...)`` gets ``?v=<hash of the file>``, so a changed file gets a new
+URL and a browser may keep each URL for a year. A catalogue page's ETag comes from the
+content version, the code version (templates and package) and the request's own variant
+(path, embed, htmx headers), so a revalidation is answered 304 before anything is rendered.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+from importlib import metadata
+from pathlib import Path
+
+from flask import Flask, Response, current_app, g, request
+from werkzeug.security import safe_join
+
+from kiosk.config import ROOT
+from kiosk.web import content
+
+STATIC_MAX_AGE = 365 * 24 * 60 * 60
+ETAG_ENDPOINTS = "pages."
+VARIANT_HEADERS = ("HX-Request", "HX-Request-Type", "HX-History-Restore-Request")
+
+_versions: dict[tuple[str, int, int], str] = {}
+
+
+def file_version(filename: str) -> str | None:
+    """A short hash of a static file's bytes (cached per path, size and mtime), None if absent."""
+    folder = current_app.static_folder
+    path = safe_join(folder, filename) if folder else None
+    if path is None:
+        return None
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return None
+    key = (path, stat.st_size, stat.st_mtime_ns)
+    if key not in _versions:
+        try:
+            _versions[key] = hashlib.sha256(Path(path).read_bytes()).hexdigest()[:12]
+        except OSError:  # a directory, or gone since the stat
+            return None
+    return _versions[key]
+
+
+def code_version() -> str:
+    """A hash of the templates and the package version: a new release changes every ETag."""
+    digest = hashlib.sha256()
+    with contextlib.suppress(metadata.PackageNotFoundError):  # a bare checkout has none
+        digest.update(metadata.version("kiosk").encode())
+    for path in sorted((ROOT / "templates").rglob("*.html")):
+        digest.update(str(path.relative_to(ROOT)).encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def page_etag(version: str) -> str:
+    """The ETag for the current request's page under code version ``version``."""
+    parts = [
+        version,
+        content.current().version,
+        str(current_app.config.get("KIOSK_MODE")),
+        request.script_root,
+        request.full_path,
+        *(request.headers.get(name, "") for name in VARIANT_HEADERS),
+    ]
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:24]
+
+
+def init_app(app: Flask) -> None:
+    """Version static URLs, cache them long, and answer catalogue revalidations with 304."""
+    version = code_version()
+
+    @app.url_defaults
+    def _static_version(endpoint: str, values: dict[str, str]) -> None:
+        if endpoint == "static" and "filename" in values and "v" not in values:
+            found = file_version(values["filename"])
+            if found:
+                values["v"] = found
+
+    @app.before_request
+    def _not_modified() -> Response | None:
+        if request.method not in ("GET", "HEAD") or not (request.endpoint or "").startswith(
+            ETAG_ENDPOINTS
+        ):
+            return None
+        g.page_etag = page_etag(version)
+        if g.page_etag in request.if_none_match:
+            response = Response(status=304)
+            response.set_etag(g.page_etag)
+            response.vary.update(VARIANT_HEADERS)
+            return response
+        return None
+
+    @app.after_request
+    def _cache_headers(response: Response) -> Response:
+        if request.endpoint == "static" and response.status_code in (200, 304):
+            filename = (request.view_args or {}).get("filename", "")
+            wanted = request.args.get("v")
+            if wanted and wanted == file_version(filename):
+                response.cache_control.public = True
+                response.cache_control.max_age = STATIC_MAX_AGE
+                response.cache_control.immutable = True
+                response.cache_control.no_cache = None
+        etag = g.get("page_etag")
+        if etag and response.status_code == 200 and response.mimetype == "text/html":
+            response.set_etag(etag)
+            response.cache_control.no_cache = True
+        return response

@@ -1,0 +1,122 @@
+"""oEmbed 1.0 provider: an education site turns a kiosk link into an embedded page.
+
+``GET /oembed?url=<a page of ours>&format=json`` answers a ``rich`` item whose ``html`` is
+an ``<iframe>`` of the page's ``/embed/`` URL. Only our own pages are embeddable: the URL's
+host must be this server's and the page must exist (it is rendered once, internally, which
+also gives its title). XML is not offered (501), as the specification allows.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit
+
+from flask import Blueprint, Flask, Response, abort, current_app, jsonify, request, url_for
+from markupsafe import escape
+
+from kiosk.web.embed import PREFIX
+
+bp = Blueprint("oembed", __name__)
+
+DEFAULT_WIDTH = 800
+DEFAULT_HEIGHT = 600
+PROVIDER = "Snap & Happy Families museum kiosk"
+SUFFIX = " · Snap & Happy Families"
+TITLE = re.compile(r"<title>(.*?)</title>", re.S)
+
+
+def _dimension(name: str, default: int) -> int:
+    """``maxwidth``/``maxheight``: a positive whole number, or 400."""
+    raw = request.args.get(name)
+    if raw is None or raw == "":
+        return default
+    if not raw.isdigit() or int(raw) <= 0:
+        abort(400)
+    return min(default, int(raw))
+
+
+def page_title(url: str) -> str | None:
+    """The title of our page at ``url`` (path and query), or None if it is not a page of ours."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or parts.netloc.lower() != request.host.lower():
+        return None
+    path = parts.path or "/"
+    if path == PREFIX or path.startswith(PREFIX + "/"):
+        path = path[len(PREFIX) :] or "/"
+    if not path.startswith("/") or path.startswith("//") or path.startswith("/oembed"):
+        return None
+    target = path + (f"?{parts.query}" if parts.query else "")
+    with current_app.test_client().get(target, base_url=request.host_url) as response:
+        if response.status_code != 200 or response.mimetype != "text/html":
+            return None
+        body = response.get_data(as_text=True)
+    found = TITLE.search(body)
+    title = html.unescape(found.group(1)).strip() if found else PROVIDER
+    return title.removesuffix(SUFFIX) or PROVIDER
+
+
+def embed_src(url: str) -> str:
+    """The absolute ``/embed/`` URL for one of our page URLs (never one revealing a card)."""
+    parts = urlsplit(url)
+    path = parts.path or "/"
+    if not (path == PREFIX or path.startswith(PREFIX + "/")):
+        path = PREFIX + path
+    query = urlencode([(k, v) for k, v in parse_qsl(parts.query) if k != "view"])
+    root = request.host_url.rstrip("/")
+    return root + path + (f"?{query}" if query else "")
+
+
+@bp.get("/oembed")
+def oembed() -> Response:
+    """The oEmbed answer for ``url`` (400 without one, 404 if not ours, 501 for XML)."""
+    url = request.args.get("url", "").strip()
+    if not url:
+        abort(400)
+    if request.args.get("format", "json") != "json":
+        abort(501)
+    width = _dimension("maxwidth", DEFAULT_WIDTH)
+    height = _dimension("maxheight", DEFAULT_HEIGHT)
+    title = page_title(url)
+    if title is None:
+        abort(404)
+    frame = (
+        f'<iframe src="{escape(embed_src(url))}" width="{width}" height="{height}" '
+        f'title="{escape(title)}" loading="lazy"></iframe>'
+    )
+    body: dict[str, Any] = {
+        "version": "1.0",
+        "type": "rich",
+        "title": title,
+        "provider_name": PROVIDER,
+        "provider_url": url_for("pages.home", _external=True),
+        "html": frame,
+        "width": width,
+        "height": height,
+    }
+    response = jsonify(body)
+    response.headers["Access-Control-Allow-Origin"] = "*"
+    return response
+
+
+def discovery_href() -> str | None:
+    """The oEmbed discovery URL for the page being served (None if it is not a page).
+
+    Root-relative, like every other URL in our pages (the page's own URL inside is absolute).
+    """
+    if request.method != "GET" or request.url_rule is None:
+        return None
+    if request.endpoint in (None, "static", "oembed.oembed"):
+        return None
+    page = request.host_url.rstrip("/") + request.full_path.rstrip("?")
+    return "/oembed?" + urlencode({"url": page, "format": "json"})
+
+
+def init_app(app: Flask) -> None:
+    """Register ``/oembed`` and give templates ``oembed_href``."""
+    app.register_blueprint(bp)
+
+    @app.context_processor
+    def _discovery() -> dict[str, Any]:
+        return {"oembed_href": discovery_href}

@@ -1,0 +1,118 @@
+"""``/embed/<path>``: the same pages without the chrome, with links that stay in the embed."""
+
+from __future__ import annotations
+
+import pytest
+from bs4 import BeautifulSoup
+
+from kiosk.web.embed import EmbedMiddleware
+
+PAGES = [
+    "/",
+    "/sets/",
+    "/sets/misc-869-1986",
+    "/sets/twizzles-happy-families",
+    "/games/",
+    "/games/snap",
+    "/notes/golliwog",
+    "/pages/about",
+    "/rules/",
+    "/rules/snap/classic/1",
+    "/sets/snap-standard-deck/play",
+    "/sets/twizzles-happy-families/play/happy-families",
+    "/sets/snitchems-1797/play/snitchems",
+]
+
+
+def soup(response) -> BeautifulSoup:
+    return BeautifulSoup(response.get_data(as_text=True), "html.parser")
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_embed_is_the_page_without_chrome(client, path):
+    plain = client.get(path)
+    embedded = client.get("/embed" + path)
+    assert plain.status_code == embedded.status_code == 200
+    page, frame = soup(plain), soup(embedded)
+    assert page.select_one("header.site-header") is not None
+    assert frame.select_one("header.site-header") is None
+    assert frame.select_one("footer.site-footer") is None
+    assert "is-embed" in frame.body["class"]
+    assert frame.title.get_text() == page.title.get_text()
+    assert frame.h1.get_text(" ", strip=True) == page.h1.get_text(" ", strip=True)
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_url_for_links_stay_in_the_embed(client, path):
+    frame = soup(client.get("/embed" + path))
+    urls = [tag.get("src") for tag in frame.select("script[src], img[src]")]
+    urls += [tag["href"] for tag in frame.select("link[rel=stylesheet], link[rel=icon]")]
+    urls += [form.get("action") for form in frame.select("form[action]")]
+    assert urls
+    for url in urls:
+        assert url.startswith("/embed/"), (path, url)
+    nav = [a["href"] for a in frame.select("a[href^='/']")]
+    inside = [href for href in nav if href.startswith("/embed/")]
+    assert len(inside) >= len(nav) / 2, (path, nav)
+
+
+def test_embed_turns_htmx_history_off_and_loads_the_height_script(client):
+    frame = soup(client.get("/embed/sets/"))
+    config = frame.select_one("meta[name=htmx-config]")["content"]
+    assert '"history": false' in config
+    assert frame.select_one("script[src^='/embed/static/js/embedded.js']") is not None
+    page = soup(client.get("/sets/"))
+    assert '"history"' not in page.select_one("meta[name=htmx-config]")["content"]
+    assert page.select_one("script[src*='embedded.js']") is None
+
+
+@pytest.mark.parametrize(
+    "path", ["/embed/static/css/kiosk.css", "/embed/static/js/embed.js", "/embed/cards/icon.svg"]
+)
+def test_static_files_and_pictures_resolve_under_embed(client, path):
+    with client.get(path) as embedded, client.get(path.removeprefix("/embed")) as plain:
+        assert embedded.status_code == 200
+        assert embedded.get_data() == plain.get_data()
+
+
+def test_bare_embed_is_the_home_page(client):
+    assert soup(client.get("/embed")).h1.get_text() == soup(client.get("/")).h1.get_text()
+
+
+def test_unknown_embed_is_a_friendly_404_without_chrome(client):
+    response = client.get("/embed/sets/no-such-set")
+    assert response.status_code == 404
+    assert soup(response).select_one("header.site-header") is None
+
+
+def test_embedded_game_can_be_played_by_post(client):
+    form = soup(client.get("/embed/sets/snap-standard-deck/play")).select_one("form[method=post]")
+    assert form["action"] == "/embed/sets/snap-standard-deck/play"
+    started = client.post(form["action"], data={"bots": "1", "level": "medium"})
+    assert started.status_code == 200
+    table = soup(started)
+    play_form = table.select_one("#play-form")
+    assert play_form["action"] == "/embed/sets/snap-standard-deck/play/act"
+    token = table.select_one("input[name=token]")["value"]
+    turned = client.post(play_form["action"], data={"token": token, "act": "turn"})
+    assert turned.status_code == 200
+    assert soup(turned).select_one("header.site-header") is None
+    assert not turned.headers.getlist("Set-Cookie")
+
+
+def test_middleware_only_strips_the_prefix_once():
+    seen = {}
+
+    def app(environ, start_response):
+        seen.update(environ)
+        return [b""]
+
+    EmbedMiddleware(app)({"PATH_INFO": "/embed/embed/x", "SCRIPT_NAME": ""}, None)
+    assert (seen["SCRIPT_NAME"], seen["PATH_INFO"], seen["kiosk.embed"]) == (
+        "/embed",
+        "/embed/x",
+        True,
+    )
+    seen.clear()
+    EmbedMiddleware(app)({"PATH_INFO": "/embedded", "SCRIPT_NAME": ""}, None)
+    assert seen["PATH_INFO"] == "/embedded" and "kiosk.embed" not in seen

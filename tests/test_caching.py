@@ -87,6 +87,10 @@ def test_content_change_changes_the_etag(tmp_path):
     assert response.headers["ETag"] != before
 
 
+def test_a_star_does_not_hide_a_missing_page(client):
+    assert client.get("/sets/no-such-set", headers={"If-None-Match": "*"}).status_code == 404
+
+
 def test_errors_and_games_have_no_etag(client):
     assert "ETag" not in client.get("/sets/no-such-set").headers
     assert "ETag" not in client.post("/sets/snap-standard-deck/play", data={"bots": "1"}).headers

@@ -116,3 +116,11 @@ def test_middleware_only_strips_the_prefix_once():
     seen.clear()
     EmbedMiddleware(app)({"PATH_INFO": "/embedded", "SCRIPT_NAME": ""}, None)
     assert seen["PATH_INFO"] == "/embedded" and "kiosk.embed" not in seen
+
+
+def test_play_links_stay_inside_the_embed(client):
+    """Links to the games are built by url_for, so an embedded page keeps them embedded."""
+    html = client.get("/embed/sets/twizzles-happy-families").get_data(as_text=True)
+    assert 'href="/embed/sets/twizzles-happy-families/play"' in html
+    assert 'href="/embed/sets/twizzles-happy-families/play/happy-families"' in html
+    assert 'href="/sets/twizzles-happy-families/play' not in html

@@ -230,9 +230,11 @@ def test_next_turns_for_the_computer_and_waits_for_you(app, client):
     assert "Steady Sue turned" in status_text(response)
     record = tokens_record(app, token_of(response))
     assert record.actions[-1] == ["t", 1]
-    assert 'data-pace="' not in response.get_data(as_text=True) or "Your turn" in status_text(
-        response
-    )
+    # now it is the visitor's turn: the page waits for them, unless the computer's card left
+    # something to settle (a match, or a call), which the page's pace then closes
+    state = game_of(app, token_of(response)).state
+    assert snap.to_move(state) == [0]
+    assert ('data-pace="' in response.get_data(as_text=True)) == play.has_to_settle(state)
 
 
 def test_next_on_your_turn_changes_nothing(app, client):

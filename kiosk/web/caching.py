@@ -88,7 +88,9 @@ def init_app(app: Flask) -> None:
         ):
             return None
         g.page_etag = page_etag(version)
-        if g.page_etag in request.if_none_match:
+        tags = request.if_none_match
+        # "*" is left to the view: a page that does not exist must still answer 404.
+        if not tags.star_tag and g.page_etag in tags:
             response = Response(status=304)
             response.set_etag(g.page_etag)
             response.vary.update(VARIANT_HEADERS)

@@ -22,9 +22,8 @@ from flask import (
     has_request_context,
     render_template,
     request,
+    url_for,
 )
-from werkzeug.exceptions import MethodNotAllowed, NotFound
-from werkzeug.routing import RequestRedirect
 
 from kiosk.cardfaces import STANDARD_IDS, quoted, standard_name
 from kiosk.catalogue.schema import CardFace, SetRecord
@@ -75,16 +74,19 @@ def wants_fragment() -> bool:
     )
 
 
-def route_exists(path: str) -> bool:
-    """True when the app serves GET ``path``: links to later features appear once they exist."""
-    adapter = current_app.url_map.bind("localhost")
-    try:
-        adapter.match(path, method="GET")
-    except RequestRedirect:
-        return True
-    except (NotFound, MethodNotAllowed):
-        return False
-    return True
+PLAY_ENDPOINTS = {
+    "snap": "play.setup",
+    "happy-families": "play_families.setup",
+    "snitchems": "play_snitchems.setup",
+}
+
+
+def play_url(set_key: str, game: str = "snap") -> str | None:
+    """Where to play ``game`` with a set (inside an embed, the embed's URL), or None."""
+    endpoint = PLAY_ENDPOINTS.get(game)
+    if endpoint is None or endpoint not in current_app.view_functions:
+        return None
+    return url_for(endpoint, slug=set_key)
 
 
 @bp.app_context_processor
@@ -92,7 +94,7 @@ def _layout() -> dict[str, Any]:
     return {
         "htmx_fragment": wants_fragment(),
         "embed": bool(g.get("embed", False)),
-        "route_exists": route_exists,
+        "play_game_url": play_url,
         "quoted": quoted,
         "NOT_RECORDED": NOT_RECORDED,
     }

@@ -539,10 +539,17 @@ def render_game(game: Game, set_record: SetRecord, note: str | None = None, stat
     return render_template("play/game.html", **ctx), status
 
 
-def bad_token(set_record: SetRecord, error: tokens.BadToken) -> tuple[str, int]:
-    """The friendly "start a new game" page, status 400."""
+def bad_token(
+    set_record: SetRecord,
+    error: tokens.BadToken,
+    setup_endpoint: str = "play.setup",
+    game_id: str = "game",
+) -> tuple[str, int]:
+    """The friendly "start a new game" page, status 400, for any game's bad token."""
     words = BAD_TOKEN_WORDS.get(error.reason, BAD_TOKEN_WORDS["malformed"])
-    return render_template("play/bad_token.html", record=set_record, words=words), 400
+    setup_url = url_for(setup_endpoint, slug=set_record.key)
+    return render_template("play/bad_token.html", record=set_record, words=words,
+                           setup_url=setup_url, game_id=game_id), 400  # fmt: skip
 
 
 # ----------------------------------------------------------------- views

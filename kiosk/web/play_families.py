@@ -22,6 +22,7 @@ from kiosk.games import happy_families as hf
 from kiosk.games.cards import Card
 from kiosk.games.core import GameError, IllegalAction
 from kiosk.web import content, tokens
+from kiosk.web import play as snap_play
 from kiosk.web.cards import card_src
 
 bp = Blueprint("play_families", __name__)
@@ -39,15 +40,6 @@ LEVEL_WORDS = {
 DEFAULT_LEVEL = "forgetful"
 DEFAULT_BOTS = 2
 PACE_MS = 2200  # time to read one computer ask and its answer before the next
-BAD_TOKEN_WORDS = {
-    "missing": "This game's cards were not sent with the page.",
-    "tampered": "This game's record has been changed, so the kiosk cannot trust it.",
-    "expired": "This game was left for a long time, so it has been put away.",
-    "malformed": "The kiosk could not read this game's record.",
-    "wrong-game": "That record belongs to another game.",
-    "wrong-set": "That record belongs to another set of cards.",
-    "cards-changed": "The cards of this set have changed since the game began.",
-}
 STALE = "That tap was meant for an earlier moment of the game. Here is the game as it is now."
 
 
@@ -483,10 +475,7 @@ def render_game(game: Game, set_record: SetRecord, note: str | None = None,
 
 def bad_token(set_record: SetRecord, error: tokens.BadToken) -> tuple[str, int]:
     """The friendly "start a new game" page, status 400."""
-    words = BAD_TOKEN_WORDS.get(error.reason, BAD_TOKEN_WORDS["malformed"])
-    setup_url = url_for("play_families.setup", slug=set_record.key)
-    return render_template("play_happy_families/bad_token.html", record=set_record,
-                           words=words, setup_url=setup_url), 400  # fmt: skip
+    return snap_play.bad_token(set_record, error, "play_families.setup", "hf-game")
 
 
 # ----------------------------------------------------------------- views

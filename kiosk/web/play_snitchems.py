@@ -20,9 +20,10 @@ from kiosk.catalogue.schema import SetRecord
 from kiosk.games import snitchems as sn
 from kiosk.games.cards import Card
 from kiosk.games.core import GameError, IllegalAction
+from kiosk.web import play as snap_play
 from kiosk.web import tokens
 from kiosk.web.cards import card_src
-from kiosk.web.play_families import BAD_TOKEN_WORDS, STALE, set_for_game
+from kiosk.web.play_families import STALE, set_for_game
 
 bp = Blueprint("play_snitchems", __name__)
 
@@ -310,10 +311,7 @@ def render_game(game: Game, set_record: SetRecord, note: str | None = None,
 
 def bad_token(set_record: SetRecord, error: tokens.BadToken) -> tuple[str, int]:
     """The friendly "start a new game" page, status 400."""
-    words = BAD_TOKEN_WORDS.get(error.reason, BAD_TOKEN_WORDS["malformed"])
-    setup_url = url_for("play_snitchems.setup", slug=set_record.key)
-    return render_template("play_happy_families/bad_token.html", record=set_record,
-                           words=words, setup_url=setup_url), 400  # fmt: skip
+    return snap_play.bad_token(set_record, error, "play_snitchems.setup", "sn-game")
 
 
 # ----------------------------------------------------------------- views

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any
 
 
@@ -93,3 +94,14 @@ def apply_moves(places: dict[str, list[str]], events: Iterable[Event]) -> None:
                 target[:0] = cards
             else:
                 target.extend(cards)
+
+
+def replay_events(
+    module: ModuleType, deck: Any, options: Any, seed: Any, actions: Iterable[Any]
+) -> tuple[Any, list[Event]]:
+    """Rebuild a game from its record with every event, as the live game produced them."""
+    state, events = module.new_game(deck, options, seed)
+    for action in actions:
+        state, more = module.apply(state, action)
+        events.extend(more)
+    return state, events

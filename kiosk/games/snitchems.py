@@ -24,11 +24,12 @@ Seed: ``shared/seeds/snitchems-rules.txt``. Decisions (``docs/rules/snitchems.md
 from __future__ import annotations
 
 import random
+import sys
 from dataclasses import dataclass, field
 from typing import Any
 
 from kiosk.games.cards import Card, standard_deck
-from kiosk.games.core import Event, IllegalAction, OptionsError, Variant
+from kiosk.games.core import Event, IllegalAction, OptionsError, Variant, replay_events
 
 GAME = "snitchems"
 HAND_SIZE = 3
@@ -568,11 +569,7 @@ def replay(
     deck: list[Card] | None, options: Options, seed: Any, actions: list[Action]
 ) -> tuple[State, list[Event]]:
     """Rebuild a game from its record: the same state the live game reached."""
-    state, events = new_game(deck, options, seed)
-    for action in actions:
-        state, more = apply(state, action)
-        events.extend(more)
-    return state, events
+    return replay_events(sys.modules[__name__], deck, options, seed, actions)
 
 
 def make_bot(level: str, seat: int, seed: Any = 0) -> Any:

@@ -217,8 +217,11 @@ def test_tap_a_player_then_a_card(app, client):
     assert f"You ask Canny Kit: “Please may I have {card.name}?”" in words
     after = game_of(app, asked).state
     assert after.record[-1]["card"] == card.id
-    if card.id in after.places["hand:0"] or hf.is_over(after):
-        assert "Here you are" in words or "lay down" in words
+    if card.id in state.places["hand:1"]:
+        assert "“Here you are.”" in words
+        assert card.id in after.places["hand:0"] or any(
+            card.id in after.places[place] for place in after.places if place.startswith("trick")
+        )
     else:
         assert "“I'm sorry, you can't.”" in words
         assert after.turn == 1
@@ -506,3 +509,13 @@ def test_a_flagged_family_is_left_out_and_the_page_says_why(tmp_path):
     game = soup(client.post(SETUP, data={"bots": "2", "level": "forgetful"}))
     assert "Sally Cross" not in " ".join(img.get("alt", "") for img in game.find_all("img"))
     assert "left out of this game" in game.find(attrs={"role": "note"}).get_text()
+
+
+@pytest.mark.parametrize(
+    ("player", "said"),
+    [(pf.HUMAN, "You have no cards left"), (1, "Canny Kit has no cards left")],
+)
+def test_running_out_of_cards_is_said_in_good_english(app, client, player, said):
+    response, state = your_turn_game(app, client)
+    words = pf.sentences([{"type": "pass", "player": player}], state)
+    assert words[0].startswith(said), words

@@ -302,7 +302,8 @@ def sentences(events: list[dict[str, Any]], s: hf.State) -> list[str]:
             reply = _said(hf.REFUSAL + ".")
             out.append(f"You haven't got it: {reply}" if p == HUMAN else f"{name}: {reply}")
         elif t == "pass":
-            out.append(f"{name} has no cards left, so the turn passes on.")
+            who = "You have" if p == HUMAN else f"{name} has"
+            out.append(f"{who} no cards left, so the turn passes on.")
         elif t == "variation":
             leader = "You have" if p == HUMAN else f"{name} has"
             out.append(f"Every family is down. {leader} the most tricks and asks first "

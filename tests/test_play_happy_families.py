@@ -14,7 +14,7 @@ from kiosk.catalogue.schema import CardFace
 from kiosk.games import happy_families as hf
 from kiosk.games.core import IllegalAction
 from kiosk.web import play_families as pf
-from kiosk.web import tokens
+from kiosk.web import tokens, turn_play
 
 TWIZZLES = "twizzles-happy-families"
 SETUP = f"/sets/{TWIZZLES}/play/happy-families"
@@ -282,7 +282,7 @@ def test_a_stale_step_changes_nothing(app, client):
     stale = client.post(ACT, data={"token": fields(response)["token"], "step": "99",
                                    "move": f"ask:{wanted['target']}:{wanted['card']}"})  # fmt: skip
     assert stale.status_code == 200
-    assert pf.STALE in status_text(stale)
+    assert turn_play.STALE in status_text(stale)
     assert fields(stale)["step"] == fields(response)["step"]
 
 
@@ -516,6 +516,6 @@ def test_a_flagged_family_is_left_out_and_the_page_says_why(tmp_path):
     [(pf.HUMAN, "You have no cards left"), (1, "Canny Kit has no cards left")],
 )
 def test_running_out_of_cards_is_said_in_good_english(app, client, player, said):
-    response, state = your_turn_game(app, client)
+    _, state = your_turn_game(app, client)
     words = pf.sentences([{"type": "pass", "player": player}], state)
     assert words[0].startswith(said), words

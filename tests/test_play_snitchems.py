@@ -11,7 +11,7 @@ from bs4 import BeautifulSoup
 from kiosk import create_app
 from kiosk.games import snitchems as sn
 from kiosk.web import play_snitchems as ps
-from kiosk.web import tokens
+from kiosk.web import tokens, turn_play
 
 SET = "snitchems-1797"
 SETUP = f"/sets/{SET}/play/snitchems"
@@ -252,7 +252,7 @@ def test_a_stale_step_changes_nothing(app, client):
     if fields(response)["step"] == "0":
         data["step"] = "5"
     stale = client.post(ACT, data=data)
-    assert ps.STALE in status_text(stale)
+    assert turn_play.STALE in status_text(stale)
     assert fields(stale)["step"] == fields(response)["step"]
 
 

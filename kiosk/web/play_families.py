@@ -13,7 +13,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, Flask, abort, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, Flask, current_app, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from kiosk.catalogue.decks import deck_for, flagged_faces
@@ -24,6 +24,13 @@ from kiosk.games.core import GameError, IllegalAction
 from kiosk.web import content, tokens
 from kiosk.web import play as snap_play
 from kiosk.web.cards import card_src
+from kiosk.web.turn_play import (
+    act_on_token,
+    back_to_setup,
+    new_record,
+    replay_record,
+    set_for_game,
+)
 
 bp = Blueprint("play_families", __name__)
 
@@ -39,19 +46,11 @@ LEVEL_WORDS = {
 }
 DEFAULT_LEVEL = "forgetful"
 DEFAULT_BOTS = 2
+MOVES = ("next", "pick", "unpick", "ask", "claim")
 PACE_MS = 2200  # time to read one computer ask and its answer before the next
-STALE = "That tap was meant for an earlier moment of the game. Here is the game as it is now."
 
 
 # ----------------------------------------------------------------- sets, decks, records
-
-
-def set_for_game(slug: str, game: str) -> SetRecord:
-    """The set with this slug if it is played with ``game``, else a 404."""
-    entry = content.current().sets.get(slug)
-    if entry is None or game not in entry.record.games:  # type: ignore[union-attr]
-        abort(404)
-    return entry.record  # type: ignore[return-value]
 
 
 def possessive(name: str) -> str:
@@ -99,14 +98,7 @@ def start_record(set_slug: str, deck: list[Card], variant: str, bots: int, level
         # see; the variation turns on remembering whose tricks are whose, so face down (rule 3).
         tricks_face_down=variant == "variation",
     )
-    return tokens.GameRecord(
-        game=GAME,
-        set_slug=set_slug,
-        options=options,
-        nonce=tokens.new_nonce(),
-        deck=tokens.deck_fingerprint([c.id for c in deck]),
-        settings={"level": level, "variant": variant},
-    )
+    return new_record(GAME, set_slug, deck, options, {"level": level, "variant": variant})
 
 
 def encode_action(action: dict[str, Any]) -> list[Any]:
@@ -146,19 +138,7 @@ class Game:
 
 def rebuild(record: tokens.GameRecord, set_record: SetRecord) -> Game:
     """Replay a record on the set's deck (raises BadToken if it no longer makes a game)."""
-    if record.set_slug != set_record.key:
-        raise tokens.BadToken("wrong-set", record.set_slug)
-    deck = deck_of(set_record)
-    if tokens.deck_fingerprint([c.id for c in deck]) != record.deck:
-        raise tokens.BadToken("cards-changed")
-    if record.settings.get("level") not in hf.LEVELS:
-        raise tokens.BadToken("malformed", "no computer level")
-    actions = [decode_action(a) for a in record.actions]
-    try:
-        options = hf.options_for("classic", **record.options)
-        state, _ = hf.replay(deck, options, tokens.seed_for(record.nonce), actions)
-    except (GameError, TypeError, KeyError, ValueError) as exc:
-        raise tokens.BadToken("malformed", str(exc)) from None
+    state = replay_record(record, set_record, deck_of(set_record), hf, decode_action)
     return Game(record, state, [])
 
 
@@ -515,26 +495,14 @@ def start(slug: str) -> tuple[str, int]:
 def act_get(slug: str) -> Response:
     """A bookmarked or reloaded action address: back to the setup."""
     set_for_game(slug, GAME)
-    return redirect(url_for("play_families.setup", slug=slug), code=303)
+    return back_to_setup("play_families.setup", slug)
 
 
 @bp.post("/sets/<slug>/play/happy-families/act")
 def act_post(slug: str) -> tuple[str, int]:
     """One visitor action (choose a player, ask, Next) on the game in the token."""
-    set_record = set_for_game(slug, GAME)
-    form = request.form
-    try:
-        game = rebuild(tokens.load(form.get("token"), GAME), set_record)
-    except tokens.BadToken as error:
-        return bad_token(set_record, error)
-    move = form.get("move", "")
-    if move.partition(":")[0] not in ("next", "pick", "unpick", "ask", "claim"):
-        return render_game(game, set_record, "That button is not part of this game.",
-                           status=400)  # fmt: skip
-    if form.get("step") != str(len(game.record.actions)):
-        return render_game(game, set_record, STALE)
-    note, chosen = act(game, move)
-    return render_game(game, set_record, note, chosen)
+    return act_on_token(set_for_game(slug, GAME), GAME, MOVES, rebuild, act, render_game,
+                        bad_token)  # fmt: skip
 
 
 def init_app(app: Flask) -> None:

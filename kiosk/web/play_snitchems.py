@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, Flask, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, Flask, current_app, render_template, request
 from werkzeug.wrappers import Response
 
 from kiosk.catalogue.decks import deck_for
@@ -23,7 +23,13 @@ from kiosk.games.core import GameError, IllegalAction
 from kiosk.web import play as snap_play
 from kiosk.web import tokens
 from kiosk.web.cards import card_src
-from kiosk.web.play_families import STALE, set_for_game
+from kiosk.web.turn_play import (
+    act_on_token,
+    back_to_setup,
+    new_record,
+    replay_record,
+    set_for_game,
+)
 
 bp = Blueprint("play_snitchems", __name__)
 
@@ -37,6 +43,7 @@ LEVEL_WORDS = {
 DEFAULT_LEVEL = "beginner"
 PACE_MS = 1800  # time to read the computer's move before it plays again
 RULES_STEPS = "/rules/snitchems/dealing"
+MOVES = ("next", "pick", "unpick", "lay", "take")
 
 
 def deck_of(set_record: SetRecord) -> list[Card]:
@@ -82,31 +89,12 @@ class Game:
 
 def start_record(set_slug: str, deck: list[Card], level: str) -> tokens.GameRecord:
     """A new game's record."""
-    return tokens.GameRecord(
-        game=GAME,
-        set_slug=set_slug,
-        options=sn.options_for("classic"),
-        nonce=tokens.new_nonce(),
-        deck=tokens.deck_fingerprint([c.id for c in deck]),
-        settings={"level": level},
-    )
+    return new_record(GAME, set_slug, deck, sn.options_for("classic"), {"level": level})
 
 
 def rebuild(record: tokens.GameRecord, set_record: SetRecord) -> Game:
     """Replay a record on the set's deck (raises BadToken if it no longer makes a game)."""
-    if record.set_slug != set_record.key:
-        raise tokens.BadToken("wrong-set", record.set_slug)
-    deck = deck_of(set_record)
-    if tokens.deck_fingerprint([c.id for c in deck]) != record.deck:
-        raise tokens.BadToken("cards-changed")
-    if record.settings.get("level") not in sn.LEVELS:
-        raise tokens.BadToken("malformed", "no computer level")
-    actions = [decode_action(a) for a in record.actions]
-    try:
-        options = sn.options_for("classic", **record.options)
-        state, _ = sn.replay(deck, options, tokens.seed_for(record.nonce), actions)
-    except (GameError, TypeError, KeyError, ValueError) as exc:
-        raise tokens.BadToken("malformed", str(exc)) from None
+    state = replay_record(record, set_record, deck_of(set_record), sn, decode_action)
     return Game(record, state, [])
 
 
@@ -348,26 +336,14 @@ def start(slug: str) -> tuple[str, int]:
 def act_get(slug: str) -> Response:
     """A bookmarked or reloaded action address: back to the setup."""
     set_for_game(slug, GAME)
-    return redirect(url_for("play_snitchems.setup", slug=slug), code=303)
+    return back_to_setup("play_snitchems.setup", slug)
 
 
 @bp.post("/sets/<slug>/play/snitchems/act")
 def act_post(slug: str) -> tuple[str, int]:
     """One visitor action (pick a card, capture, lay, Next) on the game in the token."""
-    set_record = set_for_game(slug, GAME)
-    form = request.form
-    try:
-        game = rebuild(tokens.load(form.get("token"), GAME), set_record)
-    except tokens.BadToken as error:
-        return bad_token(set_record, error)
-    move = form.get("move", "")
-    if move.partition(":")[0] not in ("next", "pick", "unpick", "lay", "take"):
-        return render_game(game, set_record, "That button is not part of this game.",
-                           status=400)  # fmt: skip
-    if form.get("step") != str(len(game.record.actions)):
-        return render_game(game, set_record, STALE)
-    note, chosen = act(game, move)
-    return render_game(game, set_record, note, chosen)
+    return act_on_token(set_for_game(slug, GAME), GAME, MOVES, rebuild, act, render_game,
+                        bad_token)  # fmt: skip
 
 
 def init_app(app: Flask) -> None:

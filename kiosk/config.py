@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -14,19 +15,61 @@ DEFAULTS: dict[str, Any] = {
     "SECRET_KEY": DEV_SECRET,
     "KIOSK_MODE": False,
     "FRAME_ANCESTORS": "'self'",
-    "IDLE_SECONDS": 90,
+    "IDLE_SECONDS": 90,  # kiosk mode: quiet this long, then "Are you still there?"
+    "COUNTDOWN_SECONDS": 30,  # kiosk mode: that question's countdown before the reset
+    "ATTRACT_SLIDE_SECONDS": 10,  # kiosk mode: how long the attract loop shows a set
     "GAME_MAX_AGE": 6 * 60 * 60,
 }
 
 _TRUE = {"1", "true", "yes", "on"}
 
+# Production floors for the kiosk-mode timings: a visitor must get at least 20 s to answer
+# "Are you still there?" (issue 6). Under TESTING any value from 1 s is taken as given.
+MIN_COUNTDOWN_SECONDS = 20
+MIN_IDLE_SECONDS = 10
+MIN_ATTRACT_SLIDE_SECONDS = 3
 
-def _coerce(default: Any, raw: str) -> Any:
+
+def _coerce(default: Any, raw: str, key: str) -> Any:
     if isinstance(default, bool):
         return raw.strip().lower() in _TRUE
     if isinstance(default, int):
-        return int(raw)
+        try:
+            return int(raw.strip())
+        except ValueError:
+            raise ValueError(f"{key} must be a whole number, not {raw!r}") from None
     return raw
+
+
+def kiosk_timings(
+    config: Mapping[str, Any], testing: bool = False
+) -> tuple[dict[str, int], list[str]]:
+    """The kiosk-mode timings to use, clamped to their floors outside testing, and why.
+
+    A countdown under 20 s would reset a slow reader's game: outside testing a smaller value is
+    raised to 20 s (and the returned messages say so) rather than refused, so a touchscreen
+    with a mistyped setting still starts.
+    """
+    floors = {
+        "IDLE_SECONDS": MIN_IDLE_SECONDS,
+        "COUNTDOWN_SECONDS": MIN_COUNTDOWN_SECONDS,
+        "ATTRACT_SLIDE_SECONDS": MIN_ATTRACT_SLIDE_SECONDS,
+    }
+    out: dict[str, int] = {}
+    said: list[str] = []
+    for name, floor in floors.items():
+        raw = config.get(name, DEFAULTS[name])
+        try:
+            value = int(raw)
+        except (TypeError, ValueError):
+            said.append(f"{name}={raw!r} is not a whole number of seconds: using the default")
+            value = DEFAULTS[name]
+        least = 1 if testing else floor
+        if value < least:
+            said.append(f"{name}={value} is below the minimum of {least} s: using {least}")
+            value = least
+        out[name] = value
+    return out, said
 
 
 def from_environment(environ: os._Environ[str] | dict[str, str] | None = None) -> dict[str, Any]:
@@ -36,5 +79,5 @@ def from_environment(environ: os._Environ[str] | dict[str, str] | None = None) -
     for name, default in DEFAULTS.items():
         key = name if name.startswith("KIOSK_") else f"KIOSK_{name}"
         if key in environ:
-            found[name] = _coerce(default, environ[key])
+            found[name] = _coerce(default, environ[key], key)
     return found

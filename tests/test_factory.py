@@ -26,3 +26,18 @@ def test_refuses_development_secret_outside_debug_and_testing(monkeypatch):
         create_app()
     assert create_app({"DEBUG": True}).config["SECRET_KEY"] == DEV_SECRET
     assert create_app({"TESTING": True}).config["SECRET_KEY"] == DEV_SECRET
+
+
+def test_kiosk_timings_from_environment(monkeypatch):
+    monkeypatch.setenv("KIOSK_IDLE_SECONDS", "120")
+    monkeypatch.setenv("KIOSK_COUNTDOWN_SECONDS", "45")
+    app = create_app({"TESTING": True})
+    assert (app.config["IDLE_SECONDS"], app.config["COUNTDOWN_SECONDS"]) == (120, 45)
+
+
+def test_kiosk_timing_defaults(monkeypatch):
+    for name in ("KIOSK_MODE", "KIOSK_IDLE_SECONDS", "KIOSK_COUNTDOWN_SECONDS"):
+        monkeypatch.delenv(name, raising=False)
+    app = create_app({"TESTING": True})
+    assert (app.config["IDLE_SECONDS"], app.config["COUNTDOWN_SECONDS"]) == (90, 30)
+    assert app.config["KIOSK_MODE"] is False

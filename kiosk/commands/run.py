@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import secrets
+from typing import Any
 
 import click
 
@@ -12,18 +13,30 @@ import click
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8000, show_default=True, type=int)
 @click.option("--threads", default=8, show_default=True, type=int)
-def run(host: str, port: int, threads: int) -> None:
+@click.option(
+    "--kiosk",
+    "kiosk_mode",
+    is_flag=True,
+    default=False,
+    help="Touchscreen kiosk mode (the same as KIOSK_MODE=1): idle reset, attract loop.",
+)
+def run(host: str, port: int, threads: int, kiosk_mode: bool = False) -> None:
     """Serve the kiosk with waitress (the embedded default; offline)."""
     import waitress
 
     from kiosk import create_app
 
-    app = create_app(process_settings())
+    settings = process_settings()
+    if kiosk_mode:
+        settings["KIOSK_MODE"] = True
+    app = create_app(settings)
+    if app.config.get("KIOSK_MODE"):
+        click.echo("Kiosk mode: idle reset and attract loop on.")
     click.echo(f"Serving the kiosk on http://{host}:{port}/")
     waitress.serve(app, host=host, port=port, threads=threads)
 
 
-def process_settings(environ: os._Environ[str] | dict[str, str] | None = None) -> dict[str, str]:
+def process_settings(environ: os._Environ[str] | dict[str, str] | None = None) -> dict[str, Any]:
     """A random secret for this process unless ``KIOSK_SECRET_KEY`` is set.
 
     A fresh touchscreen then starts with no configuration; games in progress simply do not

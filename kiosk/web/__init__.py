@@ -8,6 +8,7 @@ from flask import Flask
 def init_app(app: Flask) -> None:
     """Register everything: headers, the embed mount, oEmbed and caching first, errors last."""
     from kiosk.web import (
+        attract,
         caching,
         cards,
         content,
@@ -15,6 +16,7 @@ def init_app(app: Flask) -> None:
         errors,
         health,
         oembed,
+        offsite,
         pages,
         play,
         play_families,
@@ -28,6 +30,7 @@ def init_app(app: Flask) -> None:
     oembed.init_app(app)
     caching.init_app(app)
     content.init_app(app)
+    offsite.init_app(app)
     health.init_app(app)
     pages.init_app(app)
     cards.init_app(app)
@@ -35,4 +38,5 @@ def init_app(app: Flask) -> None:
     rules.init_app(app)
     play_families.init_app(app)
     play_snitchems.init_app(app)
+    attract.init_app(app)
     errors.init_app(app)

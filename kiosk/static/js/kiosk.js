@@ -3,7 +3,7 @@
 //   with the card uncovered), and "Cover card again" covers it.
 // - After htmx swaps #main (boosted navigation), the body takes the new page's class, the
 //   window goes to the top and focus moves to the new page's heading, so keyboard and
-//   screen-reader users land at the start of the new content.
+//   screen-reader users land at the start of the new content (keeping is-embed / is-kiosk).
 // No inline handlers, no eval: the CSP forbids both.
 (function () {
   "use strict";
@@ -55,9 +55,11 @@
     if (!main) {
       return;
     }
-    var embed = document.body.classList.contains("is-embed");
+    var keep = ["is-embed", "is-kiosk"].filter(function (name) {
+      return document.body.classList.contains(name);
+    });
     document.body.className = (main.getAttribute("data-body-class") || "").trim();
-    document.body.classList.toggle("is-embed", embed);
+    keep.forEach(function (name) { document.body.classList.add(name); });
     if (!location.hash) {
       window.scrollTo({ top: 0, left: 0, behavior: "instant" });
     }

@@ -1,0 +1,257 @@
+"""Lighthouse 12 on the kiosk's page types: accessibility and performance scores.
+
+Run from the repository root (needs node ≥ 18.16, npm and Debian's Chromium):
+
+    .venv/bin/python benchmarks/bench_lighthouse.py          # 3 runs a page and preset
+    .venv/bin/python benchmarks/bench_lighthouse.py --quick  # 1 run a page and preset
+
+It installs the pinned Lighthouse (benchmarks/lighthouse/package-lock.json) with ``npm ci``
+when it is missing, starts ``kiosk run`` (waitress, the embedded default) on a free
+127.0.0.1 port, and runs Lighthouse with Debian's Chromium (headless) on home, a set, a game
+and a rule step, with the mobile (Lighthouse's default: simulated slow 4G, 4x CPU slowdown)
+and desktop presets. Targets: accessibility 100, performance ≥ 95. Scores are the median of
+the runs; every failing accessibility audit is listed with its elements' selectors and every
+performance audit under 0.9 with what it found. The JSON reports are kept in
+benchmarks/results/lighthouse/ (ignored by git).
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import http.server
+import json
+import os
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+HERE = Path(__file__).resolve().parent / "lighthouse"
+LIGHTHOUSE = HERE / "node_modules" / ".bin" / "lighthouse"
+RESULTS = ROOT / "benchmarks" / "results" / "lighthouse"
+CHROME = os.environ.get("CHROME_PATH", "/usr/bin/chromium")
+CHROME_FLAGS = "--headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage"
+PAGES = {
+    "home": "/",
+    "set": "/sets/misc-869-1986",
+    "game": "/games/snap",
+    "rule step": "/rules/snap/woolworths/1",
+}
+BASELINE_HTML = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="description" content="A baseline page"><title>Baseline</title></head>
+<body><main><h1>Baseline</h1><p>One heading and one paragraph, no CSS, no script.</p></main>
+</body></html>
+"""
+METRICS = {
+    "first-contentful-paint": "FCP",
+    "largest-contentful-paint": "LCP",
+    "total-blocking-time": "TBT",
+    "cumulative-layout-shift": "CLS",
+    "speed-index": "SI",
+}
+
+
+def ensure_lighthouse() -> None:
+    """``npm ci`` from the lock file when the pinned Lighthouse is not installed."""
+    if LIGHTHOUSE.exists():
+        return
+    npm = shutil.which("npm")
+    if npm is None:
+        sys.exit("npm is not installed: Lighthouse cannot be installed")
+    subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=HERE, check=True)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_kiosk(port: int) -> subprocess.Popen[bytes]:
+    """``kiosk run`` (waitress) in its own process group; wait until it answers."""
+    proc = subprocess.Popen(
+        [str(ROOT / ".venv" / "bin" / "kiosk"), "run", "--port", str(port)],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    for _ in range(150):
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1) as r:
+                if r.status == 200:
+                    return proc
+        except OSError:
+            pass
+        if proc.poll() is not None:
+            raise RuntimeError("kiosk run exited")
+        time.sleep(0.1)
+    stop(proc)
+    raise RuntimeError("kiosk run did not answer")
+
+
+def stop(proc: subprocess.Popen[bytes]) -> None:
+    """End the server's process group."""
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(5)
+
+
+def start_baseline(folder: str) -> tuple[http.server.ThreadingHTTPServer, str]:
+    """A static one-paragraph page on another free port: the machine's own floor."""
+    Path(folder, "index.html").write_text(BASELINE_HTML)
+    handler = functools.partial(QuietHandler, directory=folder)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}/"
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    """Serves the baseline page without logging each request."""
+
+    def log_message(self, format: str, *args: Any) -> None:
+        return
+
+
+def lighthouse(url: str, preset: str, out: Path) -> dict[str, Any]:
+    """One Lighthouse run (accessibility and performance); its JSON report."""
+    args = [
+        str(LIGHTHOUSE),
+        url,
+        "--quiet",
+        "--output=json",
+        f"--output-path={out}",
+        "--only-categories=accessibility,performance",
+        f"--chrome-flags={CHROME_FLAGS}",
+    ]
+    if preset == "desktop":
+        args.append("--preset=desktop")
+    env = {**os.environ, "CHROME_PATH": CHROME}
+    subprocess.run(args, cwd=HERE, env=env, check=True, timeout=300)
+    report = json.loads(out.read_text())
+    if report.get("runtimeError"):
+        raise RuntimeError(f"{url}: {report['runtimeError']}")
+    return report
+
+
+def score(report: dict[str, Any], category: str) -> float:
+    value = report["categories"][category]["score"]
+    return 0.0 if value is None else value * 100
+
+
+def metric(reports: list[dict[str, Any]], key: str) -> float:
+    """The median of one metric's value over the runs."""
+    return statistics.median(r["audits"][key]["numericValue"] for r in reports)
+
+
+def failing(report: dict[str, Any]) -> list[tuple[str, str, list[str]]]:
+    """Failing accessibility audits with selectors; performance audits scoring under 0.9."""
+    audits = report["audits"]
+    found = []
+    for category, limit in (("accessibility", 1.0), ("performance", 0.9)):
+        for ref in report["categories"][category]["auditRefs"]:
+            audit = audits[ref["id"]]
+            s = audit.get("score")
+            mode = audit.get("scoreDisplayMode")
+            if s is None or s >= limit or mode in ("manual", "notApplicable", "informative"):
+                continue
+            shown = audit.get("displayValue") or ""
+            details = []
+            items = (audit.get("details") or {}).get("items")
+            for item in items[:8] if isinstance(items, list) else []:
+                node = (item.get("node") if isinstance(item, dict) else None) or {}
+                if not isinstance(item, dict):
+                    continue
+                where = node.get("selector") or item.get("url") or ""
+                if where:
+                    explanation = node.get("explanation", "").split("\n")[0]
+                    details.append(f"{where} {explanation}".rstrip())
+            found.append((f"{category}: {ref['id']} ({audit['title']})", shown, details))
+    return found
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="one run a page and preset")
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--preset", choices=["mobile", "desktop", "both"], default="both")
+    args = parser.parse_args()
+    runs = 1 if args.quick else args.runs
+    presets = ["mobile", "desktop"] if args.preset == "both" else [args.preset]
+    ensure_lighthouse()
+    version = json.loads((HERE / "node_modules" / "lighthouse" / "package.json").read_text())
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    port = free_port()
+    proc = start_kiosk(port)
+    folder = tempfile.mkdtemp(prefix="lighthouse-baseline-")
+    baseline = None
+    rows: list[tuple[float, float]] = []
+    problems: dict[str, dict[str, tuple[list[str], list[str]]]] = {}
+    try:
+        baseline, baseline_url = start_baseline(folder)
+        pages = {"baseline": baseline_url}
+        pages.update({k: f"http://127.0.0.1:{port}{v}" for k, v in PAGES.items()})
+        print(f"Lighthouse {version['version']}, {CHROME}, kiosk run on 127.0.0.1:{port}, "
+              f"{runs} run(s) each, median scores; baseline: a static one-paragraph page")
+        for preset in presets:
+            for name, url in pages.items():
+                reports = []
+                for n in range(runs):
+                    out = RESULTS / f"{preset}-{name.replace(' ', '-')}-{n}.json"
+                    reports.append(lighthouse(url, preset, out))
+                a11y = statistics.median(score(r, "accessibility") for r in reports)
+                perf = statistics.median(score(r, "performance") for r in reports)
+                metrics = "  ".join(
+                    f"{short} {metric(reports, k):.{3 if short == 'CLS' else 0}f}"
+                    for k, short in METRICS.items()
+                )
+                perfs = "/".join(f"{score(r, 'performance'):.0f}" for r in reports)
+                row = f"  {preset:8} {name:10} accessibility {a11y:5.0f}  performance {perf:5.0f}"
+                bench = statistics.median(r["environment"]["benchmarkIndex"] for r in reports)
+                row += f" ({perfs})  {metrics} ms  benchmarkIndex {bench:.0f}"
+                print(row, flush=True)
+                if name == "baseline":
+                    continue
+                rows.append((a11y, perf))
+                for r in reports:
+                    for line, shown, details in failing(r):
+                        if line.startswith("performance") and perf >= 95:
+                            continue  # on target: its opportunities are not listed
+                        seen = problems.setdefault(f"{preset} {name}", {})
+                        values, known = seen.get(line, ([], []))
+                        known += [d for d in details if d not in known]
+                        seen[line] = ([*values, shown.replace("\xa0", " ")], known)
+    finally:
+        stop(proc)
+        if baseline is not None:
+            baseline.shutdown()
+        shutil.rmtree(folder, ignore_errors=True)
+    a11y_met = "met" if all(a == 100 for a, _ in rows) else "NOT met"
+    perf_met = "met" if all(p >= 95 for _, p in rows) else "NOT met"
+    print(f"targets: accessibility 100 on every page {a11y_met}; performance >= 95 {perf_met}")
+    for where, lines in problems.items():
+        print(f"below target in {where} ([failing runs/runs] audit: what each run found):")
+        for line, (values, details) in lines.items():
+            shown = "; ".join(v for v in values if v)
+            print(f"  [{len(values)}/{runs}] {line}" + (f": {shown}" if shown else ""))
+            for detail in details:
+                print(f"      {detail}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,445 @@
+/* Kiosk mode (KIOSK_MODE=1 or `kiosk run --kiosk`): the gallery touchscreen's own behaviour.
+   Loaded only in kiosk mode, in <head> and not deferred, so that it can leave a page from the
+   last visitor before anything of it is painted, and wrap history before htmx uses it.
+
+   - Idle, two stages: after data-kiosk-idle-ms without a touch, key or pointer, the "Are you
+     still there?" dialog counts down data-kiosk-countdown-ms (announced politely at a few
+     moments, not every second); any tap or key closes it. When it runs out: reset.
+   - Reset: session and local storage cleared (text size, anything opened), a new visit id,
+     and location.replace(home): a new document, so every game token (kept only in the page)
+     is gone and every contested card is covered again.
+   - No way back: every history entry is stamped with the visit id (pushState/replaceState are
+     wrapped, hash entries are stamped too). An entry from an earlier visit, reached by Back
+     (a new document, a same-document pop, an htmx history restore or a page from the
+     back/forward cache), is replaced by the home page at once.
+   - Attract loop: idle on the home page resets (nothing to ask) and starts the loop, slides
+     fetched from /attract/<n> into the layer over the page; any tap or key stops it.
+   - Locked down: no context menu, no text selection outside form fields, no zoom by
+     ctrl+wheel, keys or gestures (CSS touch-action forbids pinch).
+   - Text size: three sizes on <html data-text-size>, kept in sessionStorage for the visit.
+   No inline handlers, no eval (the CSP forbids both). Safe to load twice. */
+(function () {
+  "use strict";
+  if (window.kioskMode) return;
+
+  var VISIT = "kiosk.visit";
+  var SIZE = "kiosk.textSize";
+  var ATTRACT = "kiosk.attract";
+  var SIZES = ["standard", "large", "largest"];
+  var root = document.documentElement;
+  var home = root.getAttribute("data-kiosk-home") || "/";
+  var firstSlide = root.getAttribute("data-kiosk-attract") || "/attract/1";
+  var idleMs = number(root.getAttribute("data-kiosk-idle-ms"), 90000);
+  var countdownMs = number(root.getAttribute("data-kiosk-countdown-ms"), 30000);
+  var reduced = window.matchMedia("(prefers-reduced-motion: reduce)");
+
+  function number(raw, fallback) {
+    var n = parseInt(raw || "", 10);
+    return n > 0 ? n : fallback;
+  }
+
+  // ------------------------------------------------------------------ storage and the visit
+
+  function read(store, key) {
+    try { return window[store].getItem(key); } catch (e) { return null; }
+  }
+  function write(store, key, value) {
+    try { window[store].setItem(key, value); } catch (e) { /* storage off: nothing kept */ }
+  }
+  function wipe(store) {
+    try { window[store].clear(); } catch (e) { /* storage off: nothing to clear */ }
+  }
+  function newVisit() {
+    var bytes = new Uint8Array(8);
+    window.crypto.getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (b) {
+      return (b + 256).toString(16).slice(1);
+    }).join("");
+  }
+
+  var visit = read("sessionStorage", VISIT);
+  if (!visit) {
+    visit = newVisit();
+    write("sessionStorage", VISIT, visit);
+  }
+  function currentVisit() {
+    return read("sessionStorage", VISIT) || visit;
+  }
+
+  // ------------------------------------------------------------------ history: no way back
+
+  var leaving = false;
+
+  function stampOf(state) {
+    return state && typeof state === "object" ? state.kioskVisit : undefined;
+  }
+  function stale(state) {
+    var stamp = stampOf(state);
+    return !!stamp && stamp !== currentVisit();
+  }
+  function isHome() {
+    return location.pathname === home && !location.search;
+  }
+  function navigationType() {
+    var entries = performance.getEntriesByType ? performance.getEntriesByType("navigation") : [];
+    return entries.length ? entries[0].type : "";
+  }
+  function goHome() {
+    if (leaving) return;
+    leaving = true;
+    root.classList.add("is-leaving");
+    location.replace(home);
+  }
+
+  function stamped(state) {
+    if (state === null || state === undefined) return { kioskVisit: currentVisit() };
+    if (typeof state !== "object" || Array.isArray(state)) return state;
+    var copy = {};
+    Object.keys(state).forEach(function (key) { copy[key] = state[key]; });
+    copy.kioskVisit = currentVisit();
+    return copy;
+  }
+
+  var pushState = history.pushState;
+  var replaceState = history.replaceState;
+  history.pushState = function (state, title, url) {
+    return pushState.call(history, stamped(state), title, url);
+  };
+  history.replaceState = function (state, title, url) {
+    return replaceState.call(history, stamped(state), title, url);
+  };
+
+  // A page opened from an earlier visit's history entry (or an unstamped one reached by
+  // Back, which only an earlier visit can have left) goes home before it is painted. A
+  // freshly loaded home page holds nothing of anyone: it only takes the new stamp (Chromium
+  // keeps the old state when location.replace loads the same address again).
+  if (!isHome() && (stale(history.state) ||
+      (navigationType() === "back_forward" && !stampOf(history.state)))) {
+    goHome();
+    window.kioskMode = { leaving: true };
+    return;
+  }
+  replaceState.call(history, stamped(history.state), "");
+
+  window.addEventListener("hashchange", function () {
+    replaceState.call(history, stamped(history.state), "");
+  });
+  window.addEventListener("popstate", function (event) {
+    if (stale(event.state)) {
+      event.stopImmediatePropagation(); // before htmx or rules.js fetch the old page
+      goHome();
+    }
+  }, true);
+  document.addEventListener("htmx:before:history:restore", function (event) {
+    if (stale(history.state)) {
+      event.preventDefault();
+      goHome();
+    }
+  });
+  window.addEventListener("pageshow", function (event) {
+    if (event.persisted && (visit !== currentVisit() || stale(history.state))) goHome();
+  });
+
+  // ------------------------------------------------------------------ text size
+
+  function applySize(size) {
+    if (SIZES.indexOf(size) < 0) size = "standard";
+    if (size === "standard") root.removeAttribute("data-text-size");
+    else root.setAttribute("data-text-size", size);
+    syncSizeButtons();
+  }
+  function syncSizeButtons() {
+    var size = root.getAttribute("data-text-size") || "standard";
+    document.querySelectorAll("[data-set-text-size]").forEach(function (button) {
+      var on = button.getAttribute("data-set-text-size") === size;
+      button.setAttribute("aria-pressed", on ? "true" : "false");
+    });
+  }
+  applySize(read("sessionStorage", SIZE));
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("[data-set-text-size]");
+    if (!button) return;
+    var size = button.getAttribute("data-set-text-size");
+    write("sessionStorage", SIZE, size);
+    applySize(size);
+  });
+
+  // ------------------------------------------------------------------ locked down
+
+  function editable(target) {
+    return !!(target && target.closest &&
+      target.closest("input, textarea, select, [contenteditable]"));
+  }
+  document.addEventListener("contextmenu", function (event) {
+    event.preventDefault();
+  }, true);
+  document.addEventListener("selectstart", function (event) {
+    if (!editable(event.target)) event.preventDefault();
+  }, true);
+  document.addEventListener("dragstart", function (event) {
+    event.preventDefault();
+  }, true);
+  document.addEventListener("wheel", function (event) {
+    if (event.ctrlKey) event.preventDefault(); // a trackpad pinch arrives as ctrl+wheel
+  }, { capture: true, passive: false });
+  document.addEventListener("keydown", function (event) {
+    if ((event.ctrlKey || event.metaKey) && /^[-+=0]$/.test(event.key)) event.preventDefault();
+  }, true);
+  ["gesturestart", "gesturechange"].forEach(function (type) {
+    document.addEventListener(type, function (event) { event.preventDefault(); });
+  });
+
+  // ------------------------------------------------------------------ idle: two stages
+
+  var phase = "active"; // "active" | "warning" | "attract"
+  var last = Date.now();
+  var deadline = 0;
+  var announced = 0;
+  var swallowUntil = 0;
+
+  function dialog() {
+    return document.getElementById("kiosk-idle");
+  }
+  function onHome() {
+    var main = document.getElementById("main");
+    return !!main && main.classList.contains("page-home");
+  }
+
+  function reset(thenAttract) {
+    wipe("sessionStorage");
+    wipe("localStorage");
+    visit = newVisit();
+    write("sessionStorage", VISIT, visit);
+    if (thenAttract) write("sessionStorage", ATTRACT, "1");
+    leaving = true;
+    root.classList.add("is-leaving");
+    location.replace(home);
+  }
+
+  function seconds(ms) {
+    return Math.max(0, Math.ceil(ms / 1000));
+  }
+
+  function showCount(left) {
+    var d = dialog();
+    if (!d) return;
+    var secs = seconds(left);
+    var count = d.querySelector("[data-idle-count]");
+    var bar = d.querySelector("[data-idle-bar]");
+    var status = d.querySelector("[data-idle-status]");
+    if (count && count.textContent !== String(secs)) count.textContent = String(secs);
+    if (bar) {
+      bar.max = seconds(countdownMs);
+      bar.value = secs;
+    }
+    // Said when the question opens and at 20, 10 and 5 seconds: never every second.
+    var say = announced === 0 || (secs !== announced && [20, 10, 5].indexOf(secs) >= 0);
+    if (status && say) {
+      announced = secs;
+      status.textContent = "The kiosk will start again in " + secs + " seconds unless you tap.";
+    }
+  }
+
+  function openWarning(now) {
+    var d = dialog();
+    if (!d || typeof d.showModal !== "function") {
+      reset(false);
+      return;
+    }
+    phase = "warning";
+    deadline = now + countdownMs;
+    announced = 0;
+    showCount(countdownMs);
+    if (!d.open) d.showModal();
+    var stay = d.querySelector("[data-idle-stay]");
+    if (stay) stay.focus();
+  }
+
+  function extend() {
+    phase = "active";
+    last = Date.now();
+    var d = dialog();
+    if (d && d.open) d.close();
+    var status = d && d.querySelector("[data-idle-status]");
+    if (status) status.textContent = "";
+  }
+
+  function tick() {
+    if (leaving) return;
+    var now = Date.now();
+    if (phase === "active" && now - last >= idleMs) {
+      if (onHome()) reset(true);
+      else openWarning(now);
+    } else if (phase === "warning") {
+      var d = dialog();
+      if (!d || !d.open) {
+        extend(); // closed some other way (a history restore replaced it)
+      } else if (now >= deadline) {
+        reset(false);
+      } else {
+        showCount(deadline - now);
+      }
+    }
+  }
+
+  function onActivity(event) {
+    if (leaving) return;
+    var tap = event.type === "pointerdown" || event.type === "touchstart";
+    if (phase === "warning" || phase === "attract") {
+      if (event.type === "pointermove") return; // a moved mouse does not answer
+      if (phase === "warning") extend();
+      else stopAttract();
+      if (tap) swallowUntil = Date.now() + 800; // the tap only answers: it follows no link
+      if (event.type === "keydown" && event.key !== "Tab") event.preventDefault();
+    }
+    last = Date.now();
+  }
+
+  ["pointerdown", "touchstart", "keydown", "wheel", "pointermove"].forEach(function (type) {
+    document.addEventListener(type, onActivity, { capture: true, passive: type !== "keydown" });
+  });
+  document.addEventListener("click", function (event) {
+    if (swallowUntil && Date.now() < swallowUntil) {
+      event.preventDefault();
+      event.stopPropagation();
+    }
+    swallowUntil = 0;
+  }, true);
+  document.addEventListener("close", function (event) {
+    if (event.target === dialog() && phase === "warning") extend();
+  }, true);
+
+  // ------------------------------------------------------------------ the attract loop
+
+  var run = 0; // bumped to stop a loop whose fetch or timer is still pending
+  var timer = 0;
+
+  function layer() {
+    return document.getElementById("kiosk-attract");
+  }
+
+  function startAttract() {
+    var l = layer();
+    if (!l) return;
+    phase = "attract";
+    l.hidden = false;
+    root.classList.add("is-attract");
+    run += 1;
+    load(firstSlide, run);
+  }
+
+  function stopAttract() {
+    run += 1;
+    window.clearTimeout(timer);
+    phase = "active";
+    root.classList.remove("is-attract");
+    var l = layer();
+    if (l) {
+      l.hidden = true;
+      var stage = l.querySelector("[data-attract-stage]");
+      if (stage) stage.replaceChildren();
+    }
+    window.scrollTo({ top: 0, left: 0, behavior: "instant" });
+    var heading = document.querySelector("#main h1");
+    if (heading) heading.focus({ preventScroll: true });
+  }
+
+  function later(ms, token, fn) {
+    window.clearTimeout(timer);
+    timer = window.setTimeout(function () {
+      if (token === run && phase === "attract") fn();
+    }, ms);
+  }
+
+  function load(url, token) {
+    fetch(url, { headers: { "HX-Request": "true" }, credentials: "same-origin" })
+      .then(function (response) {
+        if (!response.ok) throw new Error(String(response.status));
+        return response.text();
+      })
+      .then(function (html) {
+        if (token !== run || phase !== "attract") return;
+        var doc = new DOMParser().parseFromString(html, "text/html");
+        var slide = doc.querySelector("[data-attract-slide]");
+        var stage = layer() && layer().querySelector("[data-attract-stage]");
+        if (!slide || !stage) throw new Error("not a slide");
+        stage.replaceChildren(document.importNode(slide, true));
+        play(stage.firstElementChild, token);
+      })
+      .catch(function () {
+        later(5000, token, function () { load(firstSlide, token); }); // try again quietly
+      });
+  }
+
+  function play(slide, token) {
+    var next = slide.getAttribute("data-next") || firstSlide;
+    var slideMs = number(slide.getAttribute("data-slide-ms"), 10000);
+    var stepMs = number(slide.getAttribute("data-step-ms"), 2600);
+    var frames = slide.querySelectorAll("[data-frame]");
+    if (!frames.length || reduced.matches) {
+      // a set, or a rule with reduced motion: its last step stands still, then the next slide
+      later(slideMs, token, function () { load(next, token); });
+      return;
+    }
+    var at = 0;
+    frames.forEach(function (frame, i) { frame.hidden = i !== 0; });
+    function step() {
+      if (at + 1 >= frames.length) {
+        load(next, token);
+        return;
+      }
+      showFrame(frames[at], frames[at + 1]);
+      at += 1;
+      later(at + 1 >= frames.length ? stepMs * 2 : stepMs, token, step);
+    }
+    later(stepMs, token, step);
+  }
+
+  function name(el, on) {
+    el.querySelectorAll("[data-card]").forEach(function (card) {
+      card.style.viewTransitionName = on ? "ak-" + card.getAttribute("data-card") : "";
+    });
+  }
+
+  function showFrame(from, to) {
+    if (reduced.matches || !document.startViewTransition) {
+      from.hidden = true;
+      to.hidden = false;
+      return;
+    }
+    name(from, true);
+    var transition = document.startViewTransition(function () {
+      name(from, false);
+      from.hidden = true;
+      to.hidden = false;
+      name(to, true);
+    });
+    transition.finished.then(function () { name(to, false); }, function () { name(to, false); });
+  }
+
+  // ------------------------------------------------------------------ start
+
+  var starts = 0; // how many idle timers run: one per document, however often this loads
+
+  function boot() {
+    starts += 1;
+    syncSizeButtons();
+    last = Date.now();
+    if (read("sessionStorage", ATTRACT)) {
+      try { window.sessionStorage.removeItem(ATTRACT); } catch (e) { /* nothing kept */ }
+      if (onHome()) startAttract();
+    }
+    window.setInterval(tick, 250);
+  }
+
+  document.addEventListener("htmx:after:swap", syncSizeButtons);
+  window.kioskMode = {
+    reset: reset,
+    phase: function () { return phase; },
+    starts: function () { return starts; },
+    visit: currentVisit
+  };
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", boot);
+  else boot();
+})();

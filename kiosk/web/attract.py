@@ -1,0 +1,220 @@
+"""The attract loop: what the touchscreen shows while nobody is using it, and kiosk mode's setup.
+
+``/attract/<n>`` is slide n (1-based) of the reel: the catalogued sets (title, date, maker and
+a picture of a card that is never a flagged one) taking turns with the rule step-throughs of
+:func:`kiosk.catalogue.scenarios.sequence`, whose steps the page animates one after another.
+Every slide is a real page; for an htmx request (``HX-Request``) only the slide is sent, which
+is how ``kiosk-mode.js`` fills the attract layer over the home page after an idle time.
+
+This module also gives every template ``kiosk_mode`` (on with ``KIOSK_MODE``, never inside an
+embed) and the idle timings, clamped to their production floors (``config.kiosk_timings``).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from flask import Blueprint, Flask, abort, current_app, g, render_template, url_for
+
+from kiosk.catalogue.scenarios import sequence
+from kiosk.catalogue.schema import SetRecord
+from kiosk.catalogue.store import Snapshot
+from kiosk.config import kiosk_timings
+from kiosk.web import content
+from kiosk.web.cards import back_src, find_face
+from kiosk.web.pages import NOT_RECORDED, Picture, is_flagged, set_picture, wants_fragment
+from kiosk.web.rules import AreaView, CardView, table_of
+
+log = logging.getLogger(__name__)
+
+bp = Blueprint("attract", __name__, url_prefix="/attract")
+
+STEP_MS = 2600  # a rule step rests this long on the attract screen: time to read its caption
+STACK_SHOWN = 3  # a face-down pile shows its top few cards, not forty
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One step of a rule step-through, as the attract screen shows it."""
+
+    n: int
+    caption: str
+    areas: list[Area]
+
+
+@dataclass(frozen=True)
+class Slide:
+    """One slide of the reel: a set, or a rule played step by step."""
+
+    kind: str  # "set" or "rules"
+    title: str
+    url: str  # the page a visitor would go to for more
+    lines: list[tuple[str, str]] = field(default_factory=list)  # (label, value)
+    summary: str = ""
+    picture: Picture | None = None
+    back: str = ""
+    game_title: str = ""
+    frames: list[Frame] = field(default_factory=list)
+
+
+def safe_scenario(snapshot: Snapshot, key: str) -> bool:
+    """True when no card of the scenario's run is a flagged face: the attract loop shows it."""
+    run = snapshot.runs.get(key)
+    if run is None:
+        return False
+    for card in run.cards.values():
+        set_slug, _, face_slug = (card.face or "").partition("/")
+        entry = snapshot.sets.get(set_slug)
+        if entry is None:
+            continue  # a standard pack's face: nothing contested
+        face = find_face(entry.record, face_slug)  # type: ignore[arg-type]
+        if face is not None and is_flagged(face):
+            return False
+    return True
+
+
+def reel(snapshot: Snapshot) -> list[tuple[str, str]]:
+    """The slides in order, as (kind, key): sets and safe rule step-throughs taking turns."""
+    sets = [("set", key) for key in snapshot.sets]
+    rules = [
+        ("rules", f"{item['game']}/{item['slug']}")
+        for item in sequence(snapshot)
+        if safe_scenario(snapshot, f"{item['game']}/{item['slug']}")
+    ]
+    out: list[tuple[str, str]] = []
+    for i in range(max(len(sets), len(rules))):
+        if sets:
+            out.append(sets[i % len(sets)])
+        if i < len(rules):
+            out.append(rules[i])
+    return out
+
+
+@dataclass(frozen=True)
+class Pile:
+    """A pile or hand on the attract table: its label, how many cards, the cards drawn."""
+
+    label: str
+    count: str
+    spread: bool
+    cards: list[CardView]
+
+
+@dataclass(frozen=True)
+class Area:
+    """The middle of the table, or a player's side."""
+
+    label: str
+    piles: list[Pile]
+    notes: list[str]
+    current: bool
+
+
+def _areas(areas: list[AreaView]) -> list[Area]:
+    """The rule page's table, with face-down piles cut to their top few cards."""
+    return [
+        Area(
+            area.label,
+            [
+                Pile(
+                    place.label,
+                    place.count,
+                    place.spread,
+                    place.cards if place.spread else place.cards[-STACK_SHOWN:],
+                )
+                for place in area.places
+            ],
+            area.notes,
+            area.current,
+        )
+        for area in areas
+    ]
+
+
+def _set_slide(snapshot: Snapshot, key: str) -> Slide:
+    record: SetRecord = snapshot.sets[key].record  # type: ignore[assignment]
+    return Slide(
+        kind="set",
+        title=record.title,
+        url=url_for("pages.set_record", slug=key),
+        lines=[("Date", record.date or NOT_RECORDED), ("Maker", record.maker or NOT_RECORDED)],
+        summary=record.summary,
+        picture=set_picture(record),
+        back=back_src(record),
+    )
+
+
+def _rules_slide(snapshot: Snapshot, key: str) -> Slide:
+    entry = snapshot.scenarios[key]
+    run = snapshot.runs[key]
+    record = entry.record
+    item = next(i for i in sequence(snapshot) if f"{i['game']}/{i['slug']}" == key)
+    set_record: SetRecord = snapshot.sets[record.deck].record  # type: ignore[assignment]
+    back = back_src(set_record)
+    frames = [
+        Frame(
+            n=step.n,
+            caption=shown["caption"],
+            areas=_areas(table_of(run, step, set_record, back)),
+        )
+        for step, shown in zip(run.steps, item["steps"], strict=True)
+    ]
+    game = snapshot.games.get(record.game)
+    return Slide(
+        kind="rules",
+        title=record.title,
+        url=url_for("rules.step", game=record.game, slug=record.slug, n=1),
+        summary=record.summary,
+        game_title=game.record.title if game else "",
+        frames=frames,
+    )
+
+
+@bp.get("/")
+@bp.get("/<int:n>")
+def slide(n: int = 1) -> str:
+    """Slide n of the attract loop (a whole page, or only the slide for an htmx request)."""
+    snapshot = content.current()
+    slides = reel(snapshot)
+    if not 1 <= n <= len(slides):
+        abort(404)
+    kind, key = slides[n - 1]
+    shown = _set_slide(snapshot, key) if kind == "set" else _rules_slide(snapshot, key)
+    context: dict[str, Any] = {
+        "slide": shown,
+        "n": n,
+        "total": len(slides),
+        "next_url": url_for("attract.slide", n=n % len(slides) + 1),
+        "prev_url": url_for("attract.slide", n=(n - 2) % len(slides) + 1),
+        "slide_ms": current_app.config["ATTRACT_SLIDE_SECONDS"] * 1000,
+        "step_ms": STEP_MS,
+    }
+    if wants_fragment():
+        return render_template("attract/_slide.html", heading="h2", **context)
+    return render_template("attract/slide.html", heading="h1", **context)
+
+
+def is_kiosk_mode() -> bool:
+    """Kiosk mode is on for this response: ``KIOSK_MODE`` set, and not inside an embed."""
+    return bool(current_app.config.get("KIOSK_MODE")) and not g.get("embed", False)
+
+
+@bp.app_context_processor
+def _kiosk_context() -> dict[str, Any]:
+    config = current_app.config
+    return {
+        "kiosk_mode": is_kiosk_mode(),
+        "kiosk_idle_ms": config["IDLE_SECONDS"] * 1000,
+        "kiosk_countdown_ms": config["COUNTDOWN_SECONDS"] * 1000,
+    }
+
+
+def init_app(app: Flask) -> None:
+    """Register the slides; settle the kiosk-mode timings once, saying what was changed."""
+    timings, said = kiosk_timings(app.config, testing=app.testing)
+    for message in said:
+        log.warning("kiosk mode: %s", message)
+    app.config.update(timings)
+    app.register_blueprint(bp)

@@ -1,0 +1,244 @@
+"""Kiosk mode keeps visitors in the kiosk: a link that would leave it becomes text and a QR code.
+
+On the gallery touchscreen a link to another site is a dead end (the kiosk is offline) and a
+way out of the locked-down browser. So in kiosk mode (``app.config["KIOSK_MODE"]``) every link
+that leaves — ``http:``, ``https:``, ``mailto:``, ``tel:`` — is shown as its text followed by a
+QR code (made with segno) and the address in words, for the visitor to open on a phone. Links
+with any other scheme (``javascript:``, ``data:``, ``file:``…) or scheme-relative ones never
+become links at all: they keep only their text. Outside kiosk mode the HTML is left alone.
+
+Templates use the ``offsite`` filter on rendered markdown (``{{ entry.html|offsite }}``) and
+``offsite_url(url, name)`` for a single address (a source's ``url:``). The QR is inline SVG
+with presentation attributes only: the CSP forbids ``style`` attributes.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from html import escape
+from html.parser import HTMLParser
+from urllib.parse import unquote
+
+import segno
+from flask import Flask, current_app, has_app_context
+from markupsafe import Markup
+
+LEAVING_SCHEMES = frozenset({"http", "https", "mailto", "tel"})
+QR_PIXELS = 160  # the SVG's own width and height, so it has a scannable size before any CSS
+QR_BORDER = 4  # the quiet zone the QR standard asks for, in modules
+
+LOCAL, OFFSITE, UNSAFE = "local", "offsite", "unsafe"
+
+_SCHEME = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.\-]*):")
+_TAB_OR_NEWLINE = re.compile(r"[\t\n\r]")
+_AROUND = re.compile(r"^[\x00-\x20]+|[\x00-\x20]+$")  # C0 controls and space
+
+
+def cleaned(url: str) -> str:
+    """``url`` as a browser reads it: no tab or newline inside, no control or space around."""
+    return _AROUND.sub("", _TAB_OR_NEWLINE.sub("", url))
+
+
+def classify(url: str) -> str:
+    """Say whether ``url`` stays here, leaves for another site or app, or must never be a link.
+
+    Browsers drop tabs and newlines anywhere in a URL and control characters around it, so
+    ``java\\tscript:`` is ``javascript:``; a backslash counts as a slash (``/\\host``).
+    """
+    url = cleaned(url)
+    found = _SCHEME.match(url)
+    if found:
+        return OFFSITE if found.group(1).lower() in LEAVING_SCHEMES else UNSAFE
+    if url[:2].replace("\\", "/") == "//":
+        return UNSAFE  # scheme-relative: another host, and no scheme to show a visitor
+    return LOCAL
+
+
+def kiosk_mode() -> bool:
+    """True when the current app runs as the gallery touchscreen."""
+    return has_app_context() and bool(current_app.config.get("KIOSK_MODE"))
+
+
+def shown_address(url: str) -> str:
+    """The address as a visitor reads it: an email address or phone number without its scheme."""
+    url = cleaned(url)
+    scheme, _, rest = url.partition(":")
+    if scheme.lower() in {"mailto", "tel"} and rest:
+        return unquote(rest.split("?", 1)[0])
+    return url
+
+
+@lru_cache(maxsize=512)
+def qr_svg(url: str) -> str:
+    """The QR code for ``url`` as inline SVG: no ``style`` attribute, a fixed width and height.
+
+    An address too long for any QR code gives "": the visitor still gets it in words.
+    """
+    try:
+        code = segno.make(cleaned(url), error="m", micro=False)
+    except segno.DataOverflowError:
+        return ""
+    svg = code.svg_inline(
+        border=QR_BORDER,
+        dark="#000",
+        light="#fff",  # a light quiet zone keeps it scannable on a dark theme too
+        omitsize=True,  # a viewBox only: width and height are ours, below
+        svgclass="offsite__code",
+        lineclass="offsite__modules",
+    )
+    return svg.replace(
+        "<svg ",
+        f'<svg width="{QR_PIXELS}" height="{QR_PIXELS}" shape-rendering="crispEdges" ',
+        1,
+    )
+
+
+def qr_markup(url: str, name: str = "") -> str:
+    """A QR code for ``url`` with its accessible name, a caption and the address in words."""
+    label = f"QR code: scan to open {name or shown_address(url)} on your phone"
+    svg = qr_svg(url).replace(
+        "<svg ", f'<svg role="img" aria-label="{escape(label, quote=True)}" focusable="false" ', 1
+    )
+    caption = "Scan to open on your phone" if svg else "Too long for a QR code: note it down"
+    return (
+        f'<span class="offsite__qr">{svg}'
+        f'<span class="offsite__caption">{caption}</span> '
+        f'<span class="offsite__url">{escape(shown_address(url), quote=False)}</span></span>'
+    )
+
+
+def offsite_url(url: str, name: str = "") -> Markup:
+    """One address (a source's ``url:``): as text, plus its QR code in kiosk mode."""
+    if kiosk_mode() and classify(url) == OFFSITE:
+        return Markup(f'<span class="offsite">{qr_markup(url, name)}</span>')
+    return Markup(escape(url, quote=False))
+
+
+class _Rewriter(HTMLParser):
+    """Re-serialise sanitised HTML, turning every way out into text (and a QR code)."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.out: list[str] = []
+        self.closers: dict[str, list[tuple[str, str, list[str]]]] = {"a": [], "form": []}
+
+    # -- output helpers
+
+    @staticmethod
+    def _tag(tag: str, attrs: list[tuple[str, str | None]], close: str = ">") -> str:
+        parts = [tag]
+        for key, value in attrs:
+            parts.append(key if value is None else f'{key}="{escape(value, quote=True)}"')
+        return "<" + " ".join(parts) + close
+
+    def _name_parts(self) -> list[str] | None:
+        """The text of the innermost link being turned into text, to name its QR code."""
+        for kind, _url, text in reversed(self.closers["a"]):
+            if kind == OFFSITE:
+                return text
+        return None
+
+    # -- parser callbacks
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self._start(tag, attrs, ">")
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self._start(tag, attrs, " />")
+        if tag in self.closers:  # <a/> is no element: close what _start opened
+            self.handle_endtag(tag)
+
+    def _start(self, tag: str, attrs: list[tuple[str, str | None]], close: str) -> None:
+        kept = [(k, v) for k, v in attrs if k not in {"target", "ping"}]
+        if tag == "img":
+            text = self._name_parts()
+            alt = dict(attrs).get("alt")
+            if text is not None and alt:
+                text.append(alt)
+        if tag == "a":
+            href = dict(attrs).get("href")
+            if href is None or classify(href) == LOCAL:
+                self.closers["a"].append(("keep", "", []))
+            elif self.closers["a"] or classify(href) == UNSAFE:
+                self.closers["a"].append(("drop", "", []))  # text only; a link in a link too
+                return
+            else:
+                self.closers["a"].append((OFFSITE, href, []))
+                self.out.append('<span class="offsite"><span class="offsite__text">')
+                return
+        elif tag == "area":
+            href = dict(attrs).get("href")
+            if href is not None and classify(href) != LOCAL:
+                return
+        elif tag == "form":
+            action = dict(attrs).get("action")
+            if action is not None and classify(action) != LOCAL:
+                self.closers["form"].append(("drop", "", []))
+                return
+            self.closers["form"].append(("keep", "", []))
+        elif tag in {"button", "input"}:
+            kept = [(k, v) for k, v in kept if k != "formaction" or classify(v or "") == LOCAL]
+        self.out.append(self._tag(tag, kept, close))
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in self.closers:
+            if not self.closers[tag]:
+                return  # a stray end tag
+            kind, url, text = self.closers[tag].pop()
+            if kind == "drop":
+                return
+            if kind == OFFSITE:
+                name = " ".join(" ".join(text).split())
+                self.out.append("</span> " + qr_markup(url, name) + "</span>")
+                return
+        self.out.append(f"</{tag}>")
+
+    def handle_data(self, data: str) -> None:
+        text = self._name_parts()
+        if text is not None:
+            text.append(data)
+        if self.cdata_elem:  # raw text of <script>/<style>: never escaped
+            self.out.append(data)
+        else:
+            self.out.append(escape(data, quote=False))
+
+    def handle_comment(self, data: str) -> None:
+        self.out.append(f"<!--{data}-->")
+
+    def handle_decl(self, decl: str) -> None:
+        self.out.append(f"<!{decl}>")
+
+    def handle_pi(self, data: str) -> None:
+        self.out.append(f"<?{data}>")
+
+    def unknown_decl(self, data: str) -> None:
+        self.out.append(f"<![{data}]>")
+
+    def result(self) -> str:
+        """The rewritten HTML, with any link or form left open closed properly."""
+        self.close()
+        for tag in ("a", "form"):
+            while self.closers[tag]:
+                self.handle_endtag(tag)
+        return "".join(self.out)
+
+
+@lru_cache(maxsize=256)
+def rewrite(html: str) -> str:
+    """``html`` with no way out: off-site links as text and QR, unsafe links as text only."""
+    parser = _Rewriter()
+    parser.feed(html)
+    return parser.result()
+
+
+def offsite_filter(html: str | None) -> Markup:
+    """Jinja filter for rendered (already sanitised) HTML: rewritten in kiosk mode only."""
+    html = "" if html is None else str(html)
+    return Markup(rewrite(html) if kiosk_mode() else html)
+
+
+def init_app(app: Flask) -> None:
+    """Register the ``offsite`` filter and the ``offsite_url`` helper for templates."""
+    app.add_template_filter(offsite_filter, "offsite")
+    app.add_template_global(offsite_url, "offsite_url")

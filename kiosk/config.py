@@ -19,6 +19,9 @@ DEFAULTS: dict[str, Any] = {
     "COUNTDOWN_SECONDS": 30,  # kiosk mode: that question's countdown before the reset
     "ATTRACT_SLIDE_SECONDS": 10,  # kiosk mode: how long the attract loop shows a set
     "GAME_MAX_AGE": 6 * 60 * 60,
+    # How often the content folder is walked for curators' edits; None: every request under
+    # TESTING or debug, else at most once a second (a walk stats every file).
+    "CONTENT_RESCAN_MS": None,
 }
 
 _TRUE = {"1", "true", "yes", "on"}

@@ -81,10 +81,12 @@ def test_content_change_changes_the_etag(tmp_path):
     client = app.test_client()
     before = client.get("/pages/about").headers["ETag"]
     about = next(content.rglob("about*"))
+    assert "One more sentence." not in client.get("/pages/about").get_data(as_text=True)
     about.write_text(about.read_text() + "\nOne more sentence.\n")
     response = client.get("/pages/about", headers={"If-None-Match": before})
     assert response.status_code == 200
     assert response.headers["ETag"] != before
+    assert "One more sentence." in response.get_data(as_text=True)  # not the cached page
 
 
 def test_a_star_does_not_hide_a_missing_page(client):
@@ -94,3 +96,29 @@ def test_a_star_does_not_hide_a_missing_page(client):
 def test_errors_and_games_have_no_etag(client):
     assert "ETag" not in client.get("/sets/no-such-set").headers
     assert "ETag" not in client.post("/sets/snap-standard-deck/play", data={"bots": "1"}).headers
+
+
+def test_a_catalogue_page_is_rendered_once_per_version(client, monkeypatch):
+    """The second visitor gets the same bytes without the view running again."""
+    from kiosk.web import pages
+
+    first = client.get("/sets/misc-869-1986")
+    calls = []
+    real = pages.render_template
+    monkeypatch.setattr(pages, "render_template", lambda *a, **k: calls.append(a) or real(*a, **k))
+    again = client.get("/sets/misc-869-1986")
+    assert again.status_code == 200 and again.get_data() == first.get_data()
+    assert again.headers["ETag"] == first.headers["ETag"]
+    assert calls == []
+    other_host = client.get("/sets/misc-869-1986", base_url="http://elsewhere.example")
+    assert "elsewhere.example" in other_host.get_data(as_text=True)
+    assert calls  # a different host is a different page (its oEmbed link names the host)
+
+
+def test_the_page_cache_is_bounded():
+    from kiosk.web.caching import PageCache
+
+    cache = PageCache(size=2)
+    for n in range(3):
+        cache.put(str(n), str(n).encode())
+    assert len(cache) == 2 and cache.get("0") is None and cache.get("2") == b"2"

@@ -128,3 +128,16 @@ def test_every_broken_file_leaves_the_other_pages_up(tree, case):
     client = app.test_client()
     assert client.get("/healthz").get_json()["status"] == "degraded"
     assert {url: client.get(url).status_code for url in PAGES} == dict.fromkeys(PAGES, 200)
+
+
+@pytest.mark.parametrize(
+    ("config", "seconds"),
+    [
+        ({"TESTING": True}, 0.0),
+        ({"SECRET_KEY": "x" * 32}, 1.0),
+        ({"TESTING": True, "CONTENT_RESCAN_MS": "250"}, 0.25),
+    ],
+)
+def test_the_content_walk_is_throttled_outside_tests(tree, config, seconds):
+    app = create_app({"CONTENT_DIR": str(tree), **config})
+    assert app.extensions[content.EXTENSION].rescan_s == seconds

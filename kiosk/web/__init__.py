@@ -11,6 +11,7 @@ def init_app(app: Flask) -> None:
         attract,
         caching,
         cards,
+        compress,
         content,
         embed,
         errors,
@@ -25,6 +26,7 @@ def init_app(app: Flask) -> None:
         security,
     )
 
+    compress.init_app(app)  # first registered, so its after_request runs last
     security.init_app(app)
     embed.init_app(app)
     oembed.init_app(app)

@@ -3,7 +3,9 @@
 Every ``url_for('static', ...)`` gets ``?v=<hash of the file>``, so a changed file gets a new
 URL and a browser may keep each URL for a year. A catalogue page's ETag comes from the
 content version, the code version (templates and package) and the request's own variant
-(path, embed, htmx headers), so a revalidation is answered 304 before anything is rendered.
+(path, embed, htmx headers), so a revalidation is answered 304 before anything is rendered,
+and a page already rendered under that ETag is sent again from memory (``PageCache``): a
+catalogue page is rendered once per content version, not once per visitor.
 """
 
 from __future__ import annotations
@@ -11,6 +13,8 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import threading
+from collections import OrderedDict
 from importlib import metadata
 from pathlib import Path
 
@@ -24,7 +28,35 @@ STATIC_MAX_AGE = 365 * 24 * 60 * 60
 ETAG_ENDPOINTS = "pages."
 VARIANT_HEADERS = ("HX-Request", "HX-Request-Type", "HX-History-Restore-Request")
 
+PAGE_CACHE_SIZE = 512  # rendered pages kept per process (a few MB at most)
+
 _versions: dict[tuple[str, int, int], str] = {}
+
+
+class PageCache:
+    """Rendered catalogue pages by ETag, least recently used dropped first."""
+
+    def __init__(self, size: int = PAGE_CACHE_SIZE) -> None:
+        self.size = size
+        self._pages: OrderedDict[str, bytes] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, etag: str) -> bytes | None:
+        with self._lock:
+            body = self._pages.get(etag)
+            if body is not None:
+                self._pages.move_to_end(etag)
+            return body
+
+    def put(self, etag: str, body: bytes) -> None:
+        with self._lock:
+            self._pages[etag] = body
+            self._pages.move_to_end(etag)
+            while len(self._pages) > self.size:
+                self._pages.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._pages)
 
 
 def file_version(filename: str) -> str | None:
@@ -63,6 +95,7 @@ def page_etag(version: str) -> str:
         version,
         content.current().version,
         str(current_app.config.get("KIOSK_MODE")),
+        request.host_url,  # the oEmbed discovery link names the page's absolute URL
         request.script_root,
         request.full_path,
         *(request.headers.get(name, "") for name in VARIANT_HEADERS),
@@ -73,6 +106,8 @@ def page_etag(version: str) -> str:
 def init_app(app: Flask) -> None:
     """Version static URLs, cache them long, and answer catalogue revalidations with 304."""
     version = code_version()
+    # Debug serves edited templates and static files at once: nothing may be kept there.
+    pages = app.extensions["kiosk-pages"] = PageCache(0 if app.debug else PAGE_CACHE_SIZE)
 
     @app.url_defaults
     def _static_version(endpoint: str, values: dict[str, str]) -> None:
@@ -90,9 +125,16 @@ def init_app(app: Flask) -> None:
         g.page_etag = page_etag(version)
         tags = request.if_none_match
         # "*" is left to the view: a page that does not exist must still answer 404.
-        if not tags.star_tag and g.page_etag in tags:
+        # Weak comparison (RFC 9110): a compressed copy of the page carries W/"<etag>".
+        if not tags.star_tag and tags.contains_weak(g.page_etag):
             response = Response(status=304)
             response.set_etag(g.page_etag)
+            response.vary.update(VARIANT_HEADERS)
+            return response
+        body = pages.get(g.page_etag)
+        if body is not None:
+            g.page_from_cache = True
+            response = Response(body, mimetype="text/html")
             response.vary.update(VARIANT_HEADERS)
             return response
         return None
@@ -111,4 +153,6 @@ def init_app(app: Flask) -> None:
         if etag and response.status_code == 200 and response.mimetype == "text/html":
             response.set_etag(etag)
             response.cache_control.no_cache = True
+            if pages.size and not g.get("page_from_cache") and not response.is_streamed:
+                pages.put(etag, response.get_data())
         return response

@@ -46,9 +46,20 @@ def media(src: str) -> Response:
     return response
 
 
+def rescan_seconds(app: Flask) -> float:
+    """How long a walk of the content folder is trusted (``CONTENT_RESCAN_MS``)."""
+    ms = app.config.get("CONTENT_RESCAN_MS")
+    if ms is None:
+        return 0.0 if app.testing or app.debug else 1.0
+    try:
+        return max(0.0, int(ms) / 1000)
+    except (TypeError, ValueError):
+        raise ValueError(f"CONTENT_RESCAN_MS must be a whole number, not {ms!r}") from None
+
+
 def init_app(app: Flask) -> None:
     """Put ``Catalogue(app.config["CONTENT_DIR"])`` in ``app.extensions`` and serve /media/."""
     if EXTENSION in app.extensions:
         return
-    app.extensions[EXTENSION] = Catalogue(app.config["CONTENT_DIR"])
+    app.extensions[EXTENSION] = Catalogue(app.config["CONTENT_DIR"], rescan_s=rescan_seconds(app))
     app.register_blueprint(bp)

@@ -1,0 +1,77 @@
+"""gzip for text responses: waitress and gunicorn send bodies as they are given.
+
+Pages, stylesheets, scripts and card pictures are text and shrink to a quarter; a phone on a
+school's slow connection feels that. Static files are compressed once per version and kept.
+A compressed copy is a different byte sequence, so its ETag becomes weak (RFC 9110 8.8.1);
+revalidation uses weak comparison, so a 304 still answers it.
+"""
+
+from __future__ import annotations
+
+import gzip
+import threading
+
+from flask import Flask, Response, request
+
+COMPRESSIBLE = {
+    "text/html",
+    "text/css",
+    "text/plain",
+    "text/javascript",
+    "application/javascript",
+    "application/json",
+    "image/svg+xml",
+}
+MIN_BYTES = 1024  # below this the headers cost more than the saving
+LEVEL = 6
+STATIC_CACHE_SIZE = 256
+
+_static: dict[tuple[str, str], bytes] = {}
+_static_lock = threading.Lock()
+
+
+def wants_gzip() -> bool:
+    """Whether the client accepts gzip (``Accept-Encoding: gzip``, q > 0)."""
+    return request.accept_encodings["gzip"] > 0
+
+
+def _static_gzip(key: tuple[str, str], data: bytes) -> bytes:
+    with _static_lock:
+        found = _static.get(key)
+    if found is None:
+        found = gzip.compress(data, LEVEL, mtime=0)
+        with _static_lock:
+            if len(_static) >= STATIC_CACHE_SIZE:
+                _static.clear()
+            _static[key] = found
+    return found
+
+
+def compress(response: Response) -> Response:
+    """The response gzipped when the client accepts it and it is text worth compressing."""
+    if response.mimetype not in COMPRESSIBLE or response.status_code != 200:
+        return response
+    response.vary.add("Accept-Encoding")
+    if "Content-Encoding" in response.headers or not wants_gzip():
+        return response
+    if response.is_streamed and not response.direct_passthrough:
+        return response  # a generator: leave it to stream
+    response.direct_passthrough = False  # a static file: read it (small, text)
+    data = response.get_data()
+    if len(data) < MIN_BYTES:
+        return response
+    etag, _ = response.get_etag()
+    if request.endpoint == "static" and etag:
+        body = _static_gzip((request.path, etag), data)
+    else:
+        body = gzip.compress(data, LEVEL, mtime=0)
+    response.set_data(body)
+    response.headers["Content-Encoding"] = "gzip"
+    if etag:
+        response.set_etag(etag, weak=True)
+    return response
+
+
+def init_app(app: Flask) -> None:
+    """Compress last: register this before every other ``after_request`` (they run reversed)."""
+    app.after_request(compress)

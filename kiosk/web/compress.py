@@ -1,7 +1,8 @@
 """gzip for text responses: waitress and gunicorn send bodies as they are given.
 
 Pages, stylesheets, scripts and card pictures are text and shrink to a quarter; a phone on a
-school's slow connection feels that. Static files are compressed once per version and kept.
+school's slow connection feels that. Anything with an ETag (static files, catalogue pages,
+card pictures) is the same bytes for the same (path, ETag), so it is compressed once and kept.
 A compressed copy is a different byte sequence, so its ETag becomes weak (RFC 9110 8.8.1);
 revalidation uses weak comparison, so a 304 still answers it.
 """
@@ -24,10 +25,10 @@ COMPRESSIBLE = {
 }
 MIN_BYTES = 1024  # below this the headers cost more than the saving
 LEVEL = 6
-STATIC_CACHE_SIZE = 256
+KEPT_SIZE = 512
 
-_static: dict[tuple[str, str], bytes] = {}
-_static_lock = threading.Lock()
+_kept: dict[tuple[str, str], bytes] = {}
+_kept_lock = threading.Lock()
 
 
 def wants_gzip() -> bool:
@@ -35,15 +36,15 @@ def wants_gzip() -> bool:
     return request.accept_encodings["gzip"] > 0
 
 
-def _static_gzip(key: tuple[str, str], data: bytes) -> bytes:
-    with _static_lock:
-        found = _static.get(key)
+def _kept_gzip(key: tuple[str, str], data: bytes) -> bytes:
+    with _kept_lock:
+        found = _kept.get(key)
     if found is None:
         found = gzip.compress(data, LEVEL, mtime=0)
-        with _static_lock:
-            if len(_static) >= STATIC_CACHE_SIZE:
-                _static.clear()
-            _static[key] = found
+        with _kept_lock:
+            if len(_kept) >= KEPT_SIZE:
+                _kept.clear()
+            _kept[key] = found
     return found
 
 
@@ -60,9 +61,9 @@ def compress(response: Response) -> Response:
     data = response.get_data()
     if len(data) < MIN_BYTES:
         return response
-    etag, _ = response.get_etag()
-    if request.endpoint == "static" and etag:
-        body = _static_gzip((request.path, etag), data)
+    etag, weak = response.get_etag()
+    if etag and not weak:
+        body = _kept_gzip((request.path, etag), data)
     else:
         body = gzip.compress(data, LEVEL, mtime=0)
     response.set_data(body)

@@ -3,16 +3,21 @@
 Run from the repository root:
 
     .venv/bin/python benchmarks/bench_play.py             # everything (about a minute)
-    .venv/bin/python benchmarks/bench_play.py --only server
+    .venv/bin/python benchmarks/bench_play.py --only server [--rescan 1]
     .venv/bin/python benchmarks/bench_play.py --only paint
     .venv/bin/python benchmarks/bench_play.py --only gunicorn
 
 1. **server**: the time of one game action (a POST through the Flask app: load the token,
-   replay the record, apply, render the table, sign the new token) 500 actions into a game,
-   p50 and p99 (target p99 ≤ 5 ms), with a trivial route through the same app as baseline.
+   rebuild the game, apply, render the table, sign the new token) 500 actions into a game,
+   p50 and p99 (target p99 ≤ 5 ms), with a trivial route through the same app as baseline:
+   games played on across two app instances (two workers, each with its state cache), and
+   cold (the cache off: the same 500-action token replayed every time). ``--rescan S``: the
+   catalogue walks ``content/`` at most every S seconds.
 2. **paint**: in Debian's Chromium on localhost, from the tap on Snap! (pointerdown) to the
-   result painted (play.js's paint mark: images decoded, two animation frames), median
-   (target ≤ 50 ms); baseline: a tap that only waits two frames, in the same page.
+   result painted (play.js's paint mark: images decoded, then the next frame rendered),
+   median (target ≤ 50 ms), with the median time from the tap to each step on the way
+   (request sent, response in, swap, images decoded); the tap comes 300 ms after the card
+   was painted, as a quick visitor's would; baseline: two animation frames, in the same page.
 3. **gunicorn**: requests per second of a game action under gunicorn with two sync workers,
    as a ratio to a trivial Flask route on the same server in the same run (target ≥ 0.5).
    127.0.0.1 only; each load loop is bounded in requests and in seconds.
@@ -23,6 +28,8 @@ from __future__ import annotations
 import argparse
 import http.client
 import os
+import random
+import re
 import shutil
 import signal
 import socket
@@ -48,10 +55,14 @@ ACT = f"/sets/{SET}/play/act"
 TRIVIAL = "/_bench/trivial"
 
 
+RESCAN_S = 0.0  # --rescan: walk the content folder at most this often (0: every request)
+
+
 def make_app() -> Any:
     """The kiosk app plus a trivial route (the baseline); gunicorn loads this too."""
     app = create_app({"SECRET_KEY": SECRET})
     app.add_url_rule(TRIVIAL, "bench_trivial", lambda: "ok")
+    app.extensions["catalogue"].rescan_s = RESCAN_S  # until the app's config can set it
     return app
 
 
@@ -63,12 +74,13 @@ def pct(values: list[float], p: float) -> float:
 # --------------------------------------------------------------------------- a long game
 
 
-def long_record(app: Any, actions: int = 500) -> str:
-    """A token for a Woolworths game, one visitor against two computers, ``actions`` long."""
+def long_record(app: Any, actions: int = 500, first: int = 0) -> str:
+    """A token for a Woolworths game, one visitor against two computers, ``actions`` long
+    (the first such game dealt from nonce ``bench-<first>`` on)."""
     with app.test_request_context():
         set_record = play.set_or_404(SET)
         deck = play.deck_of(set_record)
-        for attempt in range(200):
+        for attempt in range(first, first + 200):
             record = play.start_record(SET, deck, "woolworths", 2, "medium")
             record = tokens.GameRecord(**{
                 **record.__dict__,
@@ -98,26 +110,93 @@ def long_record(app: Any, actions: int = 500) -> str:
 # --------------------------------------------------------------------------- 1. server
 
 
-def bench_server(repeat: int = 400) -> dict[str, float]:
-    app = make_app()
-    client = app.test_client()
-    token = long_record(app)
-    form = {"token": token, "act": "next"}
-    htmx = {"HX-Request": "true", "HX-Request-Type": "full"}  # as play.js's form sends it
-    for _ in range(20):  # warm up
-        client.post(ACT, data=form, headers=htmx)
-        client.get(TRIVIAL)
-    times, base, cpu = [], [], []
+TOKEN_RE = re.compile(r'name="token" value="([^"]+)"')
+
+
+def _next_form(oracle: Any, html: str) -> dict[str, str]:
+    """What the visitor's page sends next: Snap! on a match, Next while the computers pace,
+    else a turn (``oracle``, another app, reads the new token outside the timing)."""
+    token = TOKEN_RE.search(html).group(1)  # type: ignore[union-attr]
+    with oracle.test_request_context():
+        game = play.rebuild(tokens.load(token, "snap"), play.set_or_404(SET))
+        play.keep(game)
+    s = game.state
+    w = s.window
+    if w is not None and w.snap and not w.calls and not s.out[play.HUMAN]:
+        return {"token": token, "act": "snap", "turn": str(w.turn), "reaction_ms": "400"}
+    if play.next_action(game) is not None:
+        return {"token": token, "act": "next"}
+    return {"token": token, "act": "turn"}
+
+
+HTMX = {"HX-Request": "true", "HX-Request-Type": "full"}  # as play.js's form sends it
+
+
+def _time_posts(
+    clients: list[Any], forms: list[dict[str, str]], repeat: int, seed: int, oracle: Any = None
+) -> tuple[list[float], list[float], int]:
+    """Post ``repeat`` actions, each to a random one of ``clients`` (gunicorn's workers).
+
+    With an ``oracle``, a game is played on: each post carries the last response's token and
+    the visitor's next move; when the game ends the next of ``forms`` starts. Without one,
+    ``forms[0]`` (the same 500-action token) is posted every time."""
+    pick = random.Random(seed)
+    queue = list(forms)
+    form = queue.pop(0)
+    times, cpu, games = [], [], 1
     for _ in range(repeat):
+        client = pick.choice(clients)
         t, c = time.perf_counter(), time.process_time()
-        response = client.post(ACT, data=form, headers=htmx)
+        response = client.post(ACT, data=form, headers=HTMX)
         times.append((time.perf_counter() - t) * 1000)
         cpu.append((time.process_time() - c) * 1000)
-        assert response.status_code == 200
-        t = time.perf_counter()
+        assert response.status_code == 200, response.status_code
+        if oracle is not None:
+            html = response.get_data(as_text=True)
+            if 'data-over="1"' in html:
+                form, games = queue.pop(0), games + 1
+            else:
+                form = _next_form(oracle, html)
+    return times, cpu, games
+
+
+def _games_under_way(clients: list[Any], oracle: Any, count: int) -> list[dict[str, str]]:
+    """The next posts of ``count`` games 500 actions in, as two workers would hold them: each
+    game's last two actions were served one by each worker (so both have it cached)."""
+    forms = []
+    for n in range(count):
+        form = {"token": long_record(oracle, first=1000 * n), "act": "next"}
+        for client in clients:
+            form = _next_form(oracle, client.post(ACT, data=form, headers=HTMX).get_data(True))
+        forms.append(form)
+    return forms
+
+
+def bench_server(repeat: int = 400) -> dict[str, float]:
+    """Server time per action 500 actions in: games played on (two apps as two workers, each
+    with its state cache), and the cold case (the cache off: every action replays)."""
+    apps = [make_app(), make_app()]
+    oracle = make_app()
+    cold_app = make_app()
+    cold_app.config["PLAY_STATE_CACHE"] = 0
+    token = long_record(oracle)
+    clients = [app.test_client() for app in apps]
+    cold = [cold_app.test_client()]
+    trivial = clients[0]
+    for client in [*clients, *cold]:  # warm up: templates compiled, content read
+        client.post(ACT, data={"token": token, "act": "next"})
         client.get(TRIVIAL)
+    forms = _games_under_way(clients, oracle, 8)
+    caches = [a.extensions[play.CACHE_EXTENSION] for a in apps]
+    hits, misses = sum(c.hits for c in caches), sum(c.misses for c in caches)
+    base = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        trivial.get(TRIVIAL)
         base.append((time.perf_counter() - t) * 1000)
-    with app.test_request_context():
+    times, cpu, games = _time_posts(clients, forms, repeat, seed=1, oracle=oracle)
+    cold_times, cold_cpu, _ = _time_posts(cold, [{"token": token, "act": "next"}], repeat, 2)
+    with oracle.test_request_context():
         actions = len(tokens.load(token, "snap").actions)
     out = {
         "actions_in_record": actions,
@@ -126,13 +205,24 @@ def bench_server(repeat: int = 400) -> dict[str, float]:
         "p99_ms": pct(times, 99),
         "cpu_p50_ms": statistics.median(cpu),
         "cpu_p99_ms": pct(cpu, 99),
+        "cache_hits": sum(c.hits for c in caches) - hits,
+        "cache_misses": sum(c.misses for c in caches) - misses,
+        "games_played": games,
+        "cold_p50_ms": statistics.median(cold_times),
+        "cold_p99_ms": pct(cold_times, 99),
+        "cold_cpu_p50_ms": statistics.median(cold_cpu),
+        "cold_cpu_p99_ms": pct(cold_cpu, 99),
         "trivial_p50_ms": statistics.median(base),
     }
     out["p50_ratio_to_trivial"] = out["p50_ms"] / out["trivial_p50_ms"]
+    out["cold_p50_ratio_to_trivial"] = out["cold_p50_ms"] / out["trivial_p50_ms"]
     return out
 
 
 # --------------------------------------------------------------------------- 2. paint
+
+
+REACTION_MS = 300  # quicker than any computer level's median (420 ms for the quickest)
 
 
 def bench_paint(samples: int = 30) -> dict[str, float]:
@@ -145,6 +235,7 @@ def bench_paint(samples: int = 30) -> dict[str, float]:
         return {"skipped": 1.0}
     config = {"SECRET_KEY": SECRET, "PLAY_PACE_MS": 60_000, "PLAY_MAX_TURNS": 400}
     taps, base = [], []
+    parts: dict[str, list[float]] = {"request": [], "response": [], "swap": [], "decoded": []}
     with LiveServer(config) as server, sync_playwright() as driver:
         browser = driver.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
         page = browser.new_context(has_touch=True, viewport={"width": 1280, "height": 800})
@@ -171,6 +262,13 @@ def bench_paint(samples: int = 30) -> dict[str, float]:
                 )
                 if not snap_button.is_enabled(timeout=2000):
                     continue
+                # a visitor's reaction: no sooner than REACTION_MS after the card was painted
+                # (a tap at once would mostly wait for the last card's move to finish)
+                page.evaluate(
+                    """ms => new Promise(done => setTimeout(done, Math.max(0,
+                        ms - (performance.now() - window.kioskPlay.state.paintedAt))))""",
+                    REACTION_MS,
+                )
                 count = page.evaluate("() => window.kioskPlay.log.length")
                 snap_button.tap()  # whatever the outcome (won, mistaken, too slow): painted
                 page.wait_for_function(
@@ -180,13 +278,21 @@ def bench_paint(samples: int = 30) -> dict[str, float]:
                 )
             except Exception:  # the table moved on mid-step (or the game ended): go on
                 continue
-            taps.append(page.evaluate(
+            steps = page.evaluate(
                 """n => { const log = window.kioskPlay.log.slice(n);
                     const call = log.find(e => e.type === 'call');
                     const paint = log.find(e => e.type === 'painted' && e.at > call.tapAt);
-                    return paint.at - call.tapAt; }""",
+                    const steps = paint.steps || {};
+                    const at = t => (steps[t] === undefined ? NaN : steps[t])
+                                    - call.tapAt;
+                    return {paint: paint.at - call.tapAt, request: at('request'),
+                            response: at('response'), swap: at('swap'),
+                            decoded: at('decoded')}; }""",
                 count,
-            ))  # fmt: skip
+            )  # fmt: skip
+            taps.append(steps["paint"])
+            for key in parts:
+                parts[key].append(steps[key])
             base.append(page.evaluate(
                 """() => new Promise(done => {
                     const t = performance.now();
@@ -197,9 +303,13 @@ def bench_paint(samples: int = 30) -> dict[str, float]:
     out = {"samples": float(len(taps))}
     if taps:
         out["tap_to_paint_median_ms"] = statistics.median(taps)
-        out["tap_to_paint_p90_ms"] = pct(taps, 90)
+        out["tap_to_paint_p90_ms"] = float(pct(taps, 90))
         out["two_frames_median_ms"] = statistics.median(base)
         out["ratio_to_two_frames"] = out["tap_to_paint_median_ms"] / out["two_frames_median_ms"]
+        for key, values in parts.items():  # where the time goes: tap to each step, median
+            seen = [v for v in values if v == v]  # NaN: the step did not happen
+            if seen:
+                out[f"tap_to_{key}_median_ms"] = statistics.median(seen)
     return out
 
 
@@ -294,7 +404,12 @@ def bench_gunicorn(rounds: int = 3, max_requests: int = 1500, max_seconds: float
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--only", choices=["server", "paint", "gunicorn"])
+    parser.add_argument("--rescan", type=float, default=0.0,
+                        help="the catalogue's rescan interval in seconds (default 0: every "
+                             "request, as the app does today)")  # fmt: skip
     args = parser.parse_args()
+    global RESCAN_S
+    RESCAN_S = args.rescan
     runs = {"server": bench_server, "paint": bench_paint, "gunicorn": bench_gunicorn}
     for name, fn in runs.items():
         if args.only and name != args.only:

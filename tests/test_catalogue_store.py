@@ -286,3 +286,54 @@ def test_parsing_is_shared_between_catalogues(content, tmp_path):
     again = Catalogue(content).current()
     assert store._parse.cache_info().misses == misses  # the second app parses nothing
     assert again.games["snap"].record.title == "Snap"
+
+
+class Clock:
+    """A stand-in for ``time.monotonic`` in the store, moved on by hand."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    fake = Clock()
+    monkeypatch.setattr(store.time, "monotonic", fake)
+    return fake
+
+
+def test_rescan_interval_walks_at_most_that_often(content, clock, monkeypatch):
+    walks: list[str] = []
+    real = store._scan
+    monkeypatch.setattr(store, "_scan", lambda root: walks.append(root) or real(root))
+    catalogue = Catalogue(content, rescan_s=1.0)
+    first = catalogue.current()
+    retitle(content / "games" / "snap.md", "Snap, edited", 1)
+    clock.now += 0.5
+    assert catalogue.current() is first  # within the interval: not walked again
+    assert len(walks) == 1
+    clock.now += 0.6
+    assert catalogue.current().games["snap"].record.title == "Snap, edited"  # then seen
+    assert len(walks) == 2
+
+
+def test_rescan_interval_still_walks_while_a_file_is_racy(content, clock):
+    catalogue = Catalogue(content, rescan_s=60.0)
+    catalogue.current()
+    game = content / "games" / "snap.md"
+    game.write_text(game.read_text(encoding="utf-8").replace("Snap\n", "Snip\n", 1))
+    clock.now += 61
+    assert catalogue.current().games["snap"].record.title == "Snip"  # fresh mtime: racy
+    game.write_text(game.read_text(encoding="utf-8").replace("Snip\n", "Snop\n", 1))
+    assert catalogue.current().games["snap"].record.title == "Snop"  # no wait while racy
+
+
+def test_no_rescan_interval_by_default(content, clock):
+    catalogue = Catalogue(content)
+    assert catalogue.rescan_s == 0.0
+    catalogue.current()
+    retitle(content / "games" / "snap.md", "Snap, edited", 1)
+    assert catalogue.current().games["snap"].record.title == "Snap, edited"  # same instant

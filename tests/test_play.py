@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from random import Random
 from typing import Any
 
 import pytest
@@ -10,6 +11,7 @@ from bs4 import BeautifulSoup
 
 from kiosk import create_app
 from kiosk.games import snap
+from kiosk.games.cards import standard_deck
 from kiosk.web import play, tokens
 
 WOOLWORTHS = "misc-869-1986"
@@ -229,7 +231,7 @@ def test_next_turns_for_the_computer_and_waits_for_you(app, client):
     response = act(client, STANDARD, token, "next")
     assert "Steady Sue turned" in status_text(response)
     record = tokens_record(app, token_of(response))
-    assert record.actions[-1] == ["t", 1]
+    assert record.actions[-1] == "t1"
     # now it is the visitor's turn: the page waits for them, unless the computer's card left
     # something to settle (a match, or a call), which the page's pace then closes
     state = game_of(app, token_of(response)).state
@@ -517,11 +519,31 @@ def test_the_token_hides_the_deal(app, client):
 )
 def test_actions_round_trip_through_the_record(action):
     item = play.encode_action(action)
+    assert isinstance(item, str)
     assert play.decode_action(item) == action
     assert play.decode_actions((item, item)) == [action, action]
+    assert type(play.decode_action(item).get("reaction_ms", 0.0)) is type(
+        action.get("reaction_ms", 0.0)
+    )
 
 
-@pytest.mark.parametrize("item", [["z", 0], "t", ["t"], ["t", 0, 1], ["c", 0, 1], None, 5])
+@pytest.mark.parametrize(
+    ("old", "action"),
+    [
+        (["t", 1], {"type": "turn", "player": 1}),
+        (["c", 0, 12, 431.5], {"type": "call", "player": 0, "turn": 12, "reaction_ms": 431.5}),
+        (["x", 0], {"type": "close", "player": 0}),
+    ],
+)
+def test_older_tokens_list_actions_still_read(old, action):
+    assert play.decode_actions((old, play.encode_action(action))) == [action, action]
+
+
+@pytest.mark.parametrize(
+    "item",
+    [["z", 0], "t", ["t"], ["t", 0, 1], ["c", 0, 1], None, 5, "", "z0", "tx", "t0:1", "c0:1",
+     "c0:1:2:3", "c0:x:1", "x0:"],
+)
 def test_unreadable_actions_are_malformed(item):
     with pytest.raises(tokens.BadToken) as caught:
         play.decode_actions((item,))
@@ -539,3 +561,170 @@ def test_a_refused_action_keeps_the_table(app, client, monkeypatch):
     assert response.status_code == 400
     assert "That cannot be done now." in status_text(response)
     assert tokens_record(app, token_of(response)).actions == ()
+
+
+# ----------------------------------------------------------------- the replayed-state cache
+
+
+def fresh_state(app, token: str, slug: str = STANDARD) -> snap.SnapState:
+    """The state a full replay of the token's record gives, with no cache involved."""
+    with app.test_request_context():
+        record = tokens.load(token, "snap")
+        deck = play.deck_of(play.set_or_404(slug))
+        return snap.replay(deck, snap.options_from_json(record.options),
+                           tokens.seed_for(record.nonce), play.decode_actions(record.actions))
+
+
+def without_token(response) -> str:
+    return re.sub(r'name="token" value="[^"]*"', "", response.get_data(as_text=True))
+
+
+def visitor_move(app, token: str, slug: str) -> dict[str, str]:
+    """What a visitor's page would send next (Snap! on a match, else Next or a turn)."""
+    state = fresh_state(app, token, slug)
+    w = state.window
+    if w is not None and w.snap and not w.calls and not state.out[play.HUMAN]:
+        return {"act": "snap", "turn": str(w.turn), "reaction_ms": "350"}
+    legal = {a["type"] for a in snap.legal_actions(state, play.HUMAN)}
+    return {"act": "turn" if "turn" in legal else "next"}
+
+
+@pytest.mark.parametrize(("slug", "variant"), [(STANDARD, "snap-pool"), (WOOLWORTHS, "woolworths")])
+def test_cached_games_play_exactly_as_replayed_ones(slug, variant):
+    # two apps with caches play as two workers would, taking turns at random; a third with
+    # no cache replays every record in full: the pages and the states must be the same
+    config = {"TESTING": True, "SECRET_KEY": "cache-secret"}
+    workers = [create_app(config), create_app(config)]
+    cold = create_app({**config, "PLAY_STATE_CACHE": 0})
+    clients = [w.test_client() for w in workers]
+    pick = Random(5)
+    token = token_of(start(clients[0], slug, bots="2", level="hard", variant=variant))
+    for _ in range(120):
+        form = visitor_move(cold, token, slug)
+        what = form.pop("act")
+        warm = act(pick.choice(clients), slug, token, what, **form)
+        again = act(cold.test_client(), slug, token, what, **form)
+        assert warm.status_code == again.status_code == 200
+        assert without_token(warm) == without_token(again)
+        token = token_of(warm)
+        if 'data-over="1"' in warm.get_data(as_text=True):
+            break
+    with workers[0].test_request_context():
+        taken = play.rebuild(tokens.load(token, "snap"), play.set_or_404(slug)).state
+    assert taken == fresh_state(cold, token, slug)
+    caches = [w.extensions[play.CACHE_EXTENSION] for w in workers]
+    assert sum(c.hits for c in caches) > 60  # most actions carried a kept state forward
+    assert cold.extensions[play.CACHE_EXTENSION].hits == 0
+
+
+def test_a_hit_is_the_state_a_fresh_replay_gives(app, client):
+    token = token_of(start(client))
+    for _ in range(30):
+        token = token_of(act(client, STANDARD, token, "turn" if _ % 2 else "next"))
+    cache = app.extensions[play.CACHE_EXTENSION]
+    hits = cache.hits
+    with app.test_request_context():
+        game = play.rebuild(tokens.load(token, "snap"), play.set_or_404(STANDARD))
+    assert cache.hits == hits + 1
+    assert game.state == fresh_state(app, token)
+    assert game.state.last == []  # as after a replay: no action's events left over
+    assert len(cache) == 0  # taken out: the request owns it now
+
+
+def test_a_tampered_token_never_reaches_the_cache(app, client):
+    token = token_of(act(client, STANDARD, token_of(start(client)), "next"))
+    cache = app.extensions[play.CACHE_EXTENSION]
+    hits, misses, kept = cache.hits, cache.misses, len(cache)
+    middle = len(token) // 3  # inside the signed payload (compressed: after the first ".")
+    assert token[middle] != "."
+    swapped = "A" if token[middle] != "A" else "B"
+    forged = token[:middle] + swapped + token[middle + 1:]
+    response = act(client, STANDARD, forged, "turn")
+    assert response.status_code == 400
+    other = create_app({"TESTING": True, "SECRET_KEY": "someone-else"})
+    with app.test_request_context():
+        record = tokens.load(token, "snap")
+    with other.test_request_context():
+        foreign = tokens.dump(record.plus("c0:0:1.0"))  # same game, another secret
+    assert act(client, STANDARD, foreign, "turn").status_code == 400
+    assert (cache.hits, cache.misses, len(cache)) == (hits, misses, kept)
+
+
+def test_another_branch_of_the_same_game_misses_and_replays(app, client):
+    first = token_of(start(client))
+    a = token_of(act(client, STANDARD, first, "turn"))
+    token_of(act(client, STANDARD, a, "next"))  # the cache now holds the game after a + next
+    cache = app.extensions[play.CACHE_EXTENSION]
+    misses = cache.misses
+    back = act(client, STANDARD, first, "turn")  # an older page of the same game
+    assert back.status_code == 200
+    assert cache.misses == misses + 1
+    assert fresh_state(app, token_of(back)) == fresh_state(app, a)
+
+
+def test_eviction_bounds_the_cache():
+    app = create_app({"TESTING": True, "SECRET_KEY": "s", "PLAY_STATE_CACHE": 3})
+    client = app.test_client()
+    tokens_started = [token_of(start(client)) for _ in range(5)]
+    cache = app.extensions[play.CACHE_EXTENSION]
+    assert len(cache) == 3
+    hits = cache.hits
+    act(client, STANDARD, tokens_started[0], "turn")  # the oldest was dropped: a miss
+    assert cache.hits == hits
+    act(client, STANDARD, tokens_started[4], "turn")  # the newest is still there: a hit
+    assert cache.hits == hits + 1
+    assert len(cache) == 3
+
+
+def test_a_state_that_differs_from_its_record_is_not_kept(app):
+    cache = play.StateCache(4)
+    with app.test_request_context():
+        game = play.rebuild(tokens.load(token_of(start(app.test_client())), "snap"),
+                            play.set_or_404(STANDARD))  # fmt: skip
+    cache.put(("k",), (), game.state)
+    assert len(cache) == 1
+    game.state.actions += 1  # as after a late call, which the record leaves out
+    cache.put(("j",), (), game.state)
+    assert len(cache) == 1
+    assert cache.take(("j",), ()) is None
+
+
+def test_only_a_record_that_begins_with_the_kept_actions_takes_the_state(app):
+    with app.test_request_context():
+        state = play.rebuild(tokens.load(token_of(start(app.test_client())), "snap"),
+                             play.set_or_404(STANDARD)).state  # fmt: skip
+    snap.advance(state, [{"type": "turn", "player": 0}, {"type": "turn", "player": 1}])
+    kept = ("t0", "t1")
+    cache = play.StateCache(4)
+    for other in [("t0", "t0"), ("t0",), ("t1", "t1", "t0")]:
+        cache.put(("k",), kept, state)
+        assert cache.take(("k",), other) is None  # another branch, or shorter: a miss
+        assert cache.take(("k",), kept) is None  # and the entry is gone
+    cache.put(("k",), kept, state)
+    assert cache.take(("j",), kept) is None  # another game's key
+    cache.put(("k",), kept, state)
+    assert cache.take(("k",), (*kept, "t0")) == (state, 2)  # a longer record: carry on
+
+
+@pytest.mark.parametrize("variant", list(snap.VARIANTS))
+def test_advance_carries_a_kept_state_as_a_full_replay_would(variant):
+    # the cache's premise: replay(a + b) == advance(replay(a), b) == applying every action
+    deck = standard_deck()
+    for players, seed in [(2, 1), (3, 2), (4, 3)]:
+        options = snap.options_for(variant, players=players, humans=(0,), level="hard")
+        state, _ = snap.new_game(deck, options, seed)
+        policy = Random(seed)
+        record: list[dict[str, Any]] = []
+        while len(record) < 300 and not state.over:
+            calls = [a for a in snap.legal_actions(state, 0) if a["type"] != "turn"]
+            if calls and policy.random() < 0.3:
+                action = {**policy.choice(calls), "reaction_ms": round(policy.uniform(200, 900), 1)}
+            else:
+                seat = snap.to_move(state)[0]
+                kinds = [a["type"] for a in snap.legal_actions(state, seat)]
+                action = {"type": "turn" if "turn" in kinds else "close", "player": seat}
+            record.append(action)
+            snap.apply(state, action)
+        cut = len(record) // 3
+        assert snap.replay(deck, options, seed, record) == state
+        assert snap.advance(snap.replay(deck, options, seed, record[:cut]), record[cut:]) == state

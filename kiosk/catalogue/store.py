@@ -1,9 +1,10 @@
 """Stage 4, store: the catalogue as immutable snapshots, refreshed from disk when files change.
 
-``Catalogue.current()`` costs one ``os.scandir`` walk when nothing changed; changed files are
-re-read, re-validated and re-rendered, the others reused. A file with problems is skipped and
-logged, and its last good version (if any) stays published, so a curator's typo never blanks a
-page; the problem is still listed in ``Snapshot.problems`` (``/healthz``, ``kiosk check``).
+``Catalogue.current()`` costs one ``os.scandir`` walk when nothing changed (at most one every
+``rescan_s`` seconds when that is set); changed files are re-read, re-validated and
+re-rendered, the others reused. A file with problems is skipped and logged, and its last good
+version (if any) stays published, so a curator's typo never blanks a page; the problem is
+still listed in ``Snapshot.problems`` (``/healthz``, ``kiosk check``).
 """
 
 from __future__ import annotations
@@ -181,9 +182,17 @@ def _sort_key(entry: Entry) -> tuple[int, str, str]:
 class Catalogue:
     """The content folder, read lazily and kept current: ask ``current()`` on every request."""
 
-    def __init__(self, content_dir: str | os.PathLike[str], label: str | None = None) -> None:
-        """``label`` is how paths are shown (default: the folder's own name, e.g. ``content``)."""
+    def __init__(
+        self,
+        content_dir: str | os.PathLike[str],
+        label: str | None = None,
+        rescan_s: float = 0.0,
+    ) -> None:
+        """``label`` is how paths are shown (default: the folder's own name, e.g. ``content``);
+        ``rescan_s``: walk the folder at most this often (0: on every call, the default)."""
         self.content_dir = Path(content_dir)
+        self.rescan_s = rescan_s  # a busy kiosk need not stat every file on every request
+        self._scanned_at = float("-inf")  # time.monotonic() of the last walk
         if label is None:
             label = self.content_dir.name or str(self.content_dir)
         self.label = label.rstrip("/\\") or label
@@ -202,6 +211,15 @@ class Catalogue:
     def current(self) -> Snapshot:
         """The catalogue as it is on disk now (re-reading only files that changed)."""
         with self._lock:
+            now = time.monotonic()
+            if (
+                self._snapshot is not None
+                and self._scan_result is not None
+                and now - self._scanned_at < self.rescan_s
+                and not any(state.racy for state in self._files.values())
+            ):  # walked a moment ago, and no file was too fresh to trust its stat
+                return self._snapshot
+            self._scanned_at = now
             scan = _scan(str(self.content_dir))
             if self._snapshot is not None and not self._differs(scan):
                 return self._snapshot

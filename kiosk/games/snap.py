@@ -405,10 +405,23 @@ def replay(
     through the same code as :func:`apply`, so the result is the state ``apply`` builds.
     """
     s, _ = new_game(deck, options, seed)
-    o = options
+    return advance(s, actions)
+
+
+def advance(s: SnapState, actions: Iterable[dict]) -> SnapState:
+    """Apply more of a record to a replayed state, in place, by replay's fast path (no events).
+
+    ``replay(deck, options, seed, a + b)`` equals ``advance(replay(deck, options, seed, a), b)``,
+    so a state kept from an earlier request can be carried forward instead of rebuilt.
+    """
+    o = s.options
     simple = not o.speed and not o.forfeits and o.layout == "piles"
     limit = o.max_turns
     n = o.players
+    seats = range(n)
+    # new_game makes these once and nothing replaces them, so they can be held here
+    downs, ups, out, m, rng = s.down, s.up, s.out, s.match, s.rng
+    false_total, false_slices = s.false_total, s.false_slices
     for action in actions:
         if (
             simple
@@ -422,16 +435,45 @@ def replay(
             p = s.current
             w = s.window
             if w is None or not (w.snap or w.pool or w.bot_calls or w.calls):
-                down = s.down[p]
-                if down and not s.out[p]:
+                down = downs[p]
+                if down and not out[p]:
                     s.window = None
                     s.turn += 1
-                    s.up[p].append(down.pop())
+                    card = down.pop()
+                    ups[p].append(card)
                     s.last_turner = p
                     q = p + 1 if p + 1 < n else 0
-                    s.current = q if not s.out[q] else _next_active(s, p)
-                    _open_window(s)
+                    if out[q]:
+                        q = _next_active(s, p)
+                    s.current = q
                     s.actions += 1
+                    if w is None:
+                        _open_window(s)
+                        continue
+                    # the window just closed was opened on these tops and saw no match, and
+                    # nothing but this card changed since: only it can make a match now
+                    key = m[card]
+                    snap = False
+                    for seat in seats:
+                        if seat != p:
+                            pile = ups[seat]
+                            if pile and m[pile[-1]] == key:
+                                snap = True
+                                break
+                    pool = s.pool
+                    if snap or (pool and m[pool[-1]] == key):
+                        _open_window_with(s, snap, bool(pool) and m[pool[-1]] == key)
+                        continue
+                    # no match: _open_window_with's draws, inline (the common case)
+                    s.window = w = Window(s.turn, False, False)
+                    if false_total:
+                        u = rng.random()
+                        if u < false_total:
+                            for edge, seat, lvl in false_slices:
+                                if u < edge:
+                                    if not out[seat]:
+                                        w.bot_calls = ((_false_ms(lvl, rng), seat, "snap"),)
+                                    break
                     continue
         _apply(s, action, None)
     return s
@@ -489,6 +531,11 @@ def _open_window(s: SnapState) -> None:
         tops = [m[pile[-1]] for pile in s.up if pile]
         snap = len(set(tops)) < len(tops)
         pool = bool(s.pool) and m[s.pool[-1]] in tops
+    _open_window_with(s, snap, pool)
+
+
+def _open_window_with(s: SnapState, snap: bool, pool: bool) -> None:
+    """Open the window for what shows (a match, a pool match) and draw the bots' calls."""
     w = Window(s.turn, snap, pool)
     s.window = w
     rng = s.rng

@@ -2,13 +2,17 @@
 
 No server state: every page carries a signed game record (:mod:`kiosk.web.tokens`); each
 POST replays the record with :func:`kiosk.games.snap.replay`, applies one action, and sends
-back the new table and a new token. Every button is a real form, so the game works without
+back the new table and a new token. (Each worker keeps the games it replayed lately in a
+:class:`StateCache`, so the next action of a game usually applies one action, not 500: an
+optimisation only, a miss replays.) Every button is a real form, so the game works without
 JavaScript; with it, ``play.js`` paces the computer players, measures the visitor's reaction
 from the moment a card is painted, and htmx swaps ``#game`` in place.
 """
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,6 +48,8 @@ DEFAULT_BOTS = 1
 # The computer players turn a card this long after the last card was painted (ms): longer for
 # slower levels, so almost every computer call falls inside the window it belongs to.
 PACE_MS = {"easy": 2200, "medium": 1500, "hard": 1200}
+STATE_CACHE_SIZE = 256  # games kept per process (a few kB each): far more than kiosks in use
+CACHE_EXTENSION = "play.state_cache"
 OUTCOME_HOLD_MS = 800  # extra time to read an outcome before the next card
 UNMEASURED_MS = 800  # a call without a measured reaction (no JavaScript) counts as this
 OUTCOMES = {"snap", "pool-formed", "pool-won", "tie", "penalty", "mistaken-call", "forfeit",
@@ -70,19 +76,39 @@ BAD_TOKEN_WORDS = {
 # ----------------------------------------------------------------- records and games
 
 
-def encode_action(action: dict[str, Any]) -> list[Any]:
-    """An engine action as a short list for the token (``["t", 0]``, ``["c", 0, 12, 431]``)."""
+def encode_action(action: dict[str, Any]) -> str:
+    """An engine action as a short string for the token (``"t0"``, ``"c0:12:431.5"``).
+
+    One string an action (not a list) keeps a 500-action record quick to sign and to read.
+    """
     code = CODES[action["type"]]
     if code in ("c", "p"):
-        return [code, action["player"], action["turn"], action["reaction_ms"]]
-    return [code, action["player"]]
+        return f"{code}{action['player']}:{action['turn']}:{action['reaction_ms']!r}"
+    return f"{code}{action['player']}"
+
+
+def _number(text: str) -> int | float:
+    return int(text) if text.isascii() and text.isdigit() else float(text)
 
 
 def decode_action(item: Any) -> dict[str, Any]:
-    """The engine action for a token's short list (raises BadToken("malformed"))."""
+    """The engine action for a token's item (raises BadToken("malformed")).
+
+    Items are strings (see :func:`encode_action`); the lists of older tokens still read.
+    """
     try:
+        if type(item) is str:
+            code, fields = item[:1], item[1:].split(":")
+            player, *rest = fields
+            action: dict[str, Any] = {"type": TYPES[code], "player": int(player)}
+            if code in ("c", "p"):
+                turn, ms = rest
+                action["turn"], action["reaction_ms"] = int(turn), _number(ms)
+            elif rest:
+                raise ValueError("extra fields")
+            return action
         code, player, *rest = item
-        action: dict[str, Any] = {"type": TYPES[code], "player": player}
+        action = {"type": TYPES[code], "player": player}
         if code in ("c", "p"):
             action["turn"], action["reaction_ms"] = rest
         elif rest:
@@ -93,12 +119,18 @@ def decode_action(item: Any) -> dict[str, Any]:
 
 
 _TURNS = tuple({"type": "turn", "player": p} for p in range(8))  # shared: the engine only reads
+_TURN_CODES = {f"t{p}": turn for p, turn in enumerate(_TURNS)}
 
 
 def decode_actions(items: tuple[Any, ...]) -> list[dict[str, Any]]:
     """Every action of a record (a turn, by far the most common, without a new dict)."""
     out = []
+    turns = _TURN_CODES
     for item in items:
+        turn = turns.get(item) if type(item) is str else None
+        if turn is not None:
+            out.append(turn)
+            continue
         if type(item) is list and len(item) == 2 and item[0] == "t" and type(item[1]) is int:
             player = item[1]
             if 0 <= player < len(_TURNS):
@@ -178,6 +210,71 @@ def start_record(
     )
 
 
+class StateCache:
+    """Games replayed lately in this process, so the next action need not replay 500 more.
+
+    Each entry is one game's state after a record's actions, keyed by everything that makes
+    the game (seed, set, deck, content version, options) and kept with those actions. A
+    record whose actions begin with an entry's takes that state *out* (no copy: the request
+    then owns and mutates it) and applies only the actions after it; anything else is a miss
+    and replays in full. Keys come only from records whose signature was checked, and a
+    state is a pure function of its key and actions, so one visitor's token cannot change
+    what another's replays to. Each worker has its own cache; with two gunicorn workers a
+    game's entry in the other worker is still a prefix of the record and carries forward.
+    """
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._entries: OrderedDict[tuple, tuple[tuple[Any, ...], snap.SnapState]] = OrderedDict()
+        self._lock = threading.Lock()
+        self.hits = self.misses = 0
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def take(self, key: tuple, actions: tuple[Any, ...]) -> tuple[snap.SnapState, int] | None:
+        """The kept state if ``actions`` begins with its actions (removed), and how many."""
+        with self._lock:
+            found = self._entries.pop(key, None)
+        if found is not None:
+            done, state = found
+            n = len(done)
+            if n <= len(actions) and actions[:n] == done:
+                self.hits += 1
+                state.last = []  # as a fresh replay has it: no action applied yet
+                return state, n
+        self.misses += 1
+        return None
+
+    def put(self, key: tuple, actions: tuple[Any, ...], state: snap.SnapState) -> None:
+        """Keep ``state`` (the game after ``actions``); the caller must not change it again."""
+        if self.size <= 0 or state.actions != len(actions):  # e.g. a late call not recorded
+            return
+        with self._lock:
+            self._entries[key] = (actions, state)
+            self._entries.move_to_end(key)
+            while len(self._entries) > self.size:
+                self._entries.popitem(last=False)
+
+    def clear(self) -> None:
+        """Forget every kept game."""
+        with self._lock:
+            self._entries.clear()
+
+
+def state_cache() -> StateCache:
+    """This app's cache of replayed games (``PLAY_STATE_CACHE`` entries; 0 turns it off)."""
+    cache = current_app.extensions.get(CACHE_EXTENSION)
+    if cache is None:
+        size = current_app.config.get("PLAY_STATE_CACHE", STATE_CACHE_SIZE)
+        cache = current_app.extensions.setdefault(CACHE_EXTENSION, StateCache(int(size)))
+    return cache
+
+
+def _cache_key(record: tokens.GameRecord, options: snap.SnapOptions, seed: str) -> tuple:
+    return (seed, record.set_slug, record.deck, content.current().version, options)
+
+
 def rebuild(record: tokens.GameRecord, set_record: SetRecord) -> Game:
     """Replay a record on the set's deck (raises BadToken if it no longer makes a game)."""
     if record.set_slug != set_record.key:
@@ -185,13 +282,30 @@ def rebuild(record: tokens.GameRecord, set_record: SetRecord) -> Game:
     deck, fingerprint = deck_and_print(set_record)
     if fingerprint != record.deck:
         raise tokens.BadToken("cards-changed")
-    actions = decode_actions(record.actions)
     try:
         options = snap.options_from_json(record.options)
-        state = snap.replay(deck, options, tokens.seed_for(record.nonce), actions)
+        seed = tokens.seed_for(record.nonce)
+        kept = state_cache().take(_cache_key(record, options, seed), record.actions)
+        if kept is None:
+            actions = decode_actions(record.actions)
+            state = snap.replay(deck, options, seed, actions)
+        else:
+            state, done = kept
+            snap.advance(state, decode_actions(record.actions[done:]))
     except (GameError, TypeError, KeyError, ValueError) as exc:
         raise tokens.BadToken("malformed", str(exc)) from None
     return Game(record, state, [])
+
+
+def keep(game: Game) -> None:
+    """Keep the game's state for this game's next action (call once the request is done)."""
+    record = game.record
+    try:
+        seed = tokens.seed_for(record.nonce)
+        key = _cache_key(record, game.state.options, seed)
+    except (TypeError, ValueError):  # pragma: no cover - records here were checked already
+        return
+    state_cache().put(key, record.actions, game.state)
 
 
 def play(game: Game, action: dict[str, Any]) -> Game:
@@ -584,7 +698,10 @@ def start(slug: str) -> tuple[str, int]:
     state, _ = snap.new_game(
         deck, snap.options_from_json(record.options), tokens.seed_for(record.nonce)
     )
-    return render_game(Game(record, state, []), set_record)
+    game = Game(record, state, [])
+    page = render_game(game, set_record)
+    keep(game)
+    return page
 
 
 @bp.get("/sets/<slug>/play/act")
@@ -605,13 +722,18 @@ def act_post(slug: str) -> tuple[str, int]:
         return bad_token(set_record, error)
     what = form.get("act", "")
     if what not in ACTS:
-        return render_game(game, set_record, "That button is not part of this game.", 400)
-    try:
-        note = act(game, what, form)
-    except GameError:  # the rules refused it: the table stays as it was
-        game = rebuild(game.record, set_record)
-        return render_game(game, set_record, "That cannot be done now.", 400)
-    return render_game(game, set_record, note)
+        page = render_game(game, set_record, "That button is not part of this game.", 400)
+    else:
+        try:
+            note = act(game, what, form)
+        except GameError:  # the rules refused it: the table stays as it was
+            game = rebuild(game.record, set_record)
+            note = "That cannot be done now."
+            page = render_game(game, set_record, note, 400)
+        else:
+            page = render_game(game, set_record, note)
+    keep(game)  # last: from here on another request may take this state and change it
+    return page
 
 
 def init_app(app: Flask) -> None:

@@ -1,7 +1,7 @@
 /* play.js: the Snap table's pace, fair timing, keys and card movement (see docs/play.md).
  *
  * The page works without this script (every button is a form). With it:
- * - the moment a new table is painted (images decoded, then two animation frames) is noted
+ * - the moment a new table is painted (images decoded, then the next frame rendered) is noted
  *   with performance.now(); a call on Snap! sends reaction_ms measured from that moment to
  *   the tap (pointerdown, or the key press), and the turn number of the table that was seen;
  * - the computer players' pace: "Next" is posted data-pace ms after the paint;
@@ -28,6 +28,7 @@
     timer: null, // the pace timer
     booted: null, // the #game element last booted
     viaTransition: false, // the current swap was handled inside a view transition
+    steps: {}, // performance.now() of the current request's steps (see mark)
     log: [] // recent {type, at, ...}: for tests and benchmarks
   };
 
@@ -37,6 +38,12 @@
 
   function form() {
     return document.getElementById("play-form");
+  }
+
+  function mark(step) {
+    // when this request's steps happened (request, response, transition, swap, done): the
+    // next "painted" entry carries them, for the benchmark's breakdown
+    state.steps[step] = performance.now();
   }
 
   function note(type, data) {
@@ -77,17 +84,31 @@
 
   // ------------------------------------------------------------ paint and pace
 
-  function painted() {
-    // two frames after the swap: the new table has been painted
+  function afterNextPaint(callback) {
+    // a task queued from an animation frame runs once that frame has been rendered: one
+    // frame, where waiting for a second requestAnimationFrame would cost two
     requestAnimationFrame(function () {
-      requestAnimationFrame(function () {
-        var g = game();
-        if (!g) return;
-        state.paintedAt = performance.now();
-        state.paintedTurn = g.dataset.turn;
-        note("painted", { turn: g.dataset.turn, over: g.dataset.over === "1" });
-        schedule(g);
-      });
+      var channel = new MessageChannel();
+      channel.port1.onmessage = function () {
+        channel.port1.close();
+        callback();
+      };
+      channel.port2.postMessage(null);
+    });
+  }
+
+  function painted() {
+    // the new table has been painted: note the moment (a call's reaction is measured from it)
+    mark("decoded");
+    afterNextPaint(function () {
+      var g = game();
+      if (!g) return;
+      state.paintedAt = performance.now();
+      state.paintedTurn = g.dataset.turn;
+      var steps = state.steps;
+      state.steps = {};
+      note("painted", { turn: g.dataset.turn, over: g.dataset.over === "1", steps: steps });
+      schedule(g);
     });
   }
 
@@ -216,7 +237,9 @@
     var detail = event.detail;
     var task = detail.task;
     nameCards("old");
+    mark("transition");
     detail.task = function () {
+      mark("swap");
       return Promise.resolve(task()).then(function () {
         nameCards("new");
         state.viaTransition = true;
@@ -238,10 +261,17 @@
     if (!ours(event)) return;
     state.busy = true;
     clearTimeout(state.timer);
+    state.steps = {};
+    mark("request");
+  }
+
+  function onBeforeSwap(event) {
+    if (ours(event)) mark("response");
   }
 
   function onFinally(event) {
     if (!ours(event)) return;
+    mark("done");
     state.busy = false;
     setTimeout(flush, 0);
   }
@@ -277,6 +307,7 @@
   document.addEventListener("htmx:before:viewTransition", onBeforeTransition);
   document.addEventListener("htmx:after:swap", onAfterSwap);
   document.addEventListener("htmx:before:request", onBeforeRequest);
+  document.addEventListener("htmx:before:swap", onBeforeSwap);
   document.addEventListener("htmx:finally:request", onFinally);
   document.addEventListener("htmx:error", onError);
 

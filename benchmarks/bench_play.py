@@ -62,7 +62,7 @@ def make_app() -> Any:
     """The kiosk app plus a trivial route (the baseline); gunicorn loads this too."""
     app = create_app({"SECRET_KEY": SECRET})
     app.add_url_rule(TRIVIAL, "bench_trivial", lambda: "ok")
-    app.extensions["catalogue"].rescan_s = RESCAN_S  # until the app's config can set it
+    app.extensions["catalogue"].rescan_s = RESCAN_S  # TESTING apps walk on every request
     return app
 
 
@@ -406,7 +406,7 @@ def main() -> None:
     parser.add_argument("--only", choices=["server", "paint", "gunicorn"])
     parser.add_argument("--rescan", type=float, default=0.0,
                         help="the catalogue's rescan interval in seconds (default 0: every "
-                             "request, as the app does today)")  # fmt: skip
+                             "request, as under tests; 1 is production's CONTENT_RESCAN_MS)")  # fmt: skip
     args = parser.parse_args()
     global RESCAN_S
     RESCAN_S = args.rescan

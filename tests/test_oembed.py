@@ -73,8 +73,14 @@ def test_other_formats_are_501(client):
     assert oembed(client, url=BASE + "/", format="xml").status_code == 501
 
 
+def test_an_empty_format_means_json(client):
+    assert oembed(client, url=BASE + "/", format="").get_json()["type"] == "rich"
+
+
 @pytest.mark.parametrize("params", [{}, {"url": ""}, {"url": BASE + "/", "maxwidth": "wide"},
-                                    {"url": BASE + "/", "maxheight": "-5"}])
+                                    {"url": BASE + "/", "maxheight": "-5"},
+                                    {"url": BASE + "/", "maxwidth": "\u00b9"},
+                                    {"url": BASE + "/", "maxwidth": "\u0663"}])
 def test_missing_url_or_bad_sizes_are_400(client, params):
     assert oembed(client, **params).status_code == 400
 

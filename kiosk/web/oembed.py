@@ -25,6 +25,7 @@ DEFAULT_HEIGHT = 600
 PROVIDER = "Snap & Happy Families museum kiosk"
 SUFFIX = " · Snap & Happy Families"
 TITLE = re.compile(r"<title>(.*?)</title>", re.S)
+DIMENSION = re.compile(r"[0-9]{1,6}")
 
 
 def _dimension(name: str, default: int) -> int:
@@ -32,7 +33,7 @@ def _dimension(name: str, default: int) -> int:
     raw = request.args.get(name)
     if raw is None or raw == "":
         return default
-    if not raw.isdigit() or int(raw) <= 0:
+    if not DIMENSION.fullmatch(raw) or int(raw) <= 0:  # ASCII digits: "¹".isdigit() is True
         abort(400)
     return min(default, int(raw))
 
@@ -74,7 +75,7 @@ def oembed() -> Response:
     url = request.args.get("url", "").strip()
     if not url:
         abort(400)
-    if request.args.get("format", "json") != "json":
+    if (request.args.get("format") or "json") != "json":  # "format=" is no format: JSON
         abort(501)
     width = _dimension("maxwidth", DEFAULT_WIDTH)
     height = _dimension("maxheight", DEFAULT_HEIGHT)

@@ -22,6 +22,7 @@ DEFAULTS: dict[str, Any] = {
     # How often the content folder is walked for curators' edits; None: every request under
     # TESTING or debug, else at most once a second (a walk stats every file).
     "CONTENT_RESCAN_MS": None,
+    "PLAY_STATE_CACHE": 256,  # Snap games kept per process (kiosk.web.play.StateCache)
 }
 
 _TRUE = {"1", "true", "yes", "on"}

@@ -19,6 +19,15 @@ def test_config_from_environment(monkeypatch, tmp_path):
     assert app.config["SECRET_KEY"] == "from-the-environment"
 
 
+def test_speed_settings_from_environment(monkeypatch):
+    monkeypatch.setenv("KIOSK_SECRET_KEY", "from-the-environment")
+    monkeypatch.setenv("KIOSK_PLAY_STATE_CACHE", "0")
+    monkeypatch.setenv("KIOSK_CONTENT_RESCAN_MS", "250")
+    app = create_app()
+    assert app.config["PLAY_STATE_CACHE"] == 0
+    assert app.extensions["catalogue"].rescan_s == 0.25
+
+
 def test_refuses_development_secret_outside_debug_and_testing(monkeypatch):
     monkeypatch.delenv("KIOSK_SECRET_KEY", raising=False)
     monkeypatch.delenv("FLASK_DEBUG", raising=False)

@@ -10,9 +10,11 @@ when it is missing, starts ``kiosk run`` (waitress, the embedded default) on a f
 127.0.0.1 port, and runs Lighthouse with Debian's Chromium (headless) on home, a set, a game
 and a rule step, with the mobile (Lighthouse's default: simulated slow 4G, 4x CPU slowdown)
 and desktop presets. Targets: accessibility 100, performance ≥ 95. Scores are the median of
-the runs; every failing accessibility audit is listed with its elements' selectors and every
-performance audit under 0.9 with what it found. The JSON reports are kept in
-benchmarks/results/lighthouse/ (ignored by git).
+the runs; each row ends with the first run's requests, bytes on the wire against bytes
+unpacked (``kiosk run`` gzips text for a client that accepts it, as Chromium does) and whether
+Lighthouse's text-compression audit passed. Every failing accessibility audit is listed with
+its elements' selectors and every performance audit under 0.9 with what it found. The JSON
+reports are kept in benchmarks/results/lighthouse/ (ignored by git).
 """
 
 from __future__ import annotations
@@ -159,6 +161,16 @@ def metric(reports: list[dict[str, Any]], key: str) -> float:
     return statistics.median(r["audits"][key]["numericValue"] for r in reports)
 
 
+def transfer(report: dict[str, Any]) -> str:
+    """What the page cost on the wire (gzip shows here) and whether text was compressed."""
+    items = report["audits"]["network-requests"]["details"]["items"]
+    sent = sum(i.get("transferSize") or 0 for i in items) / 1024
+    size = sum(i.get("resourceSize") or 0 for i in items) / 1024
+    compressed = report["audits"].get("uses-text-compression", {}).get("score")
+    gz = "text compressed" if compressed == 1 else "text NOT compressed"
+    return f"{len(items)} requests, {sent:.0f} KiB sent for {size:.0f} KiB, {gz}"
+
+
 def failing(report: dict[str, Any]) -> list[tuple[str, str, list[str]]]:
     """Failing accessibility audits with selectors; performance audits scoring under 0.9."""
     audits = report["audits"]
@@ -224,6 +236,7 @@ def main() -> None:
                 row = f"  {preset:8} {name:10} accessibility {a11y:5.0f}  performance {perf:5.0f}"
                 bench = statistics.median(r["environment"]["benchmarkIndex"] for r in reports)
                 row += f" ({perfs})  {metrics} ms  benchmarkIndex {bench:.0f}"
+                row += f"  {transfer(reports[0])}"
                 print(row, flush=True)
                 if name == "baseline":
                     continue

@@ -406,7 +406,7 @@ def main() -> None:
     parser.add_argument("--only", choices=["server", "paint", "gunicorn"])
     parser.add_argument("--rescan", type=float, default=0.0,
                         help="the catalogue's rescan interval in seconds (default 0: every "
-                             "request, as under tests; 1 is production's CONTENT_RESCAN_MS)")  # fmt: skip
+                             "request, as under tests; 1: production)")  # fmt: skip
     args = parser.parse_args()
     global RESCAN_S
     RESCAN_S = args.rescan

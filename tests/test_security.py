@@ -108,3 +108,14 @@ def test_development_secret_is_refused_in_production(monkeypatch):
         create_app()
     monkeypatch.setenv("FLASK_DEBUG", "1")
     assert create_app().debug
+
+
+def test_no_session_is_kept_even_if_code_writes_one(app):
+    """A view that wrote to ``session`` would get an error, never a cookie."""
+    from flask import session
+
+    with app.test_request_context("/"):
+        app.preprocess_request()
+        assert session.__class__.__name__ == "NullSession"
+        with pytest.raises(RuntimeError):
+            session["x"] = 1

@@ -27,6 +27,7 @@ from kiosk.web import content
 STATIC_MAX_AGE = 365 * 24 * 60 * 60
 ETAG_ENDPOINTS = "pages."
 VARIANT_HEADERS = ("HX-Request", "HX-Request-Type", "HX-History-Restore-Request")
+URL_PARTS = ("wsgi.url_scheme", "SCRIPT_NAME", "PATH_INFO", "QUERY_STRING")
 
 PAGE_CACHE_SIZE = 512  # rendered pages kept per process (a few MB at most)
 
@@ -95,9 +96,11 @@ def page_etag(version: str) -> str:
         version,
         content.current().version,
         str(current_app.config.get("KIOSK_MODE")),
-        request.host_url,  # the oEmbed discovery link names the page's absolute URL
-        request.script_root,
-        request.full_path,
+        # The raw WSGI values, not request.host_url and full_path: those decode and re-quote
+        # the URL on every request, and the bytes say the same. The host and scheme are in
+        # because the oEmbed discovery link names the page's absolute URL.
+        *(str(request.environ.get(key, "")) for key in URL_PARTS),
+        request.host,
         *(request.headers.get(name, "") for name in VARIANT_HEADERS),
     ]
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:24]

@@ -2,7 +2,20 @@
 
 from __future__ import annotations
 
-from flask import Flask, Response
+from typing import Any
+
+from flask import Flask, Request, Response
+from flask.sessions import SessionInterface, SessionMixin
+
+
+class NoSessions(SessionInterface):
+    """The kiosk keeps no session and sets no cookie: a game lives in its page's token."""
+
+    def open_session(self, app: Flask, request: Request) -> SessionMixin:
+        return self.make_null_session(app)
+
+    def save_session(self, app: Flask, session: SessionMixin, response: Response) -> Any:
+        return None
 
 
 def csp(frame_ancestors: str) -> str:
@@ -26,6 +39,7 @@ def csp(frame_ancestors: str) -> str:
 def init_app(app: Flask) -> None:
     """Send the headers on every response (``KIOSK_FRAME_ANCESTORS`` says who may frame us)."""
     policy = csp(app.config["FRAME_ANCESTORS"])
+    app.session_interface = NoSessions()
 
     @app.after_request
     def _headers(response: Response) -> Response:

@@ -202,9 +202,13 @@ def test_laying_a_card_when_no_capture_exists_grows_the_table(app, client):
 def test_a_capture_that_is_not_legal_is_explained(app, client, how):
     response, state = find(app, client, can_capture)
     cap = sn.all_captures(state, ps.HUMAN)[0]
+    legal = {frozenset(c.take) for c in sn.all_captures(state, ps.HUMAN)
+             if c.card == cap.card and c.kind == cap.kind}  # fmt: skip
     others = [c for c in state.places["table"] if c not in cap.take]
+    candidates = (others, [*cap.take, *others], ["AS"])
+    wrong = next(t for t in candidates if t and frozenset(t) not in legal)
     if how == "wrong-cards":
-        move = f"take:{cap.card}:{cap.kind}:{','.join(others) or 'AS'}"
+        move = f"take:{cap.card}:{cap.kind}:{','.join(wrong)}"
     elif how == "wrong-kind":
         move = f"take:{cap.card}:sweeping:{','.join(cap.take)}"
     else:

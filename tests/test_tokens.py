@@ -123,5 +123,6 @@ def test_deck_fingerprint_depends_on_order():
     assert len(tokens.deck_fingerprint(["a"])) == 16
 
 
+@pytest.mark.random_deals
 def test_nonces_are_fresh():
     assert len({tokens.new_nonce() for _ in range(50)}) == 50

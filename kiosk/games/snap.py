@@ -315,6 +315,14 @@ def new_game(
     deck: Sequence[Card], options: SnapOptions, seed: int | str
 ) -> tuple[SnapState, list[Event]]:
     """Shuffle with the game's own RNG and deal; return the state and the deal's events."""
+    events: list[Event] = []
+    return _new_game(deck, options, seed, events), events
+
+
+def _new_game(
+    deck: Sequence[Card], options: SnapOptions, seed: int | str, events: list[Event] | None
+) -> SnapState:
+    """new_game, adding the deal's events to ``events`` unless it is None (replay)."""
     check_options(options)
     cards = expand_deck(deck, options.decks)
     s = SnapState()
@@ -362,33 +370,29 @@ def new_game(
         for p in range(n)
         if p not in options.humans
     )
-    events = [
-        Event(
-            "shuffle",
-            {"cards": len(order), "moves": [{"cards": list(order), "from": "box", "to": "stock",
-                                             "at": "top"}]},
-        )
-    ]  # fmt: skip
     # deal one at a time from the top of the stock, starting left of the dealer
     stock = list(order)
     dealt = len(stock) - (len(stock) % n if options.forfeits else 0)  # forfeits: equal hands
-    moves = []
     for i in range(dealt):
-        card = stock.pop()
-        s.down[i % n].append(card)
-        moves.append({"cards": [card], "from": "stock", "to": f"down:{i % n}", "at": "top"})
+        s.down[i % n].append(stock.pop())
     if stock:
         s.aside = stock
-        moves.append({"cards": list(stock), "from": "stock", "to": "aside", "at": "top"})
-    events.append(
-        Event("deal", {"hands": [len(d) for d in s.down], "aside": len(s.aside), "moves": moves})
-    )
+    if events is not None:
+        moves = [{"cards": [card], "from": "stock", "to": f"down:{i % n}", "at": "top"}
+                 for i, card in enumerate(reversed(order[len(order) - dealt:]))]  # fmt: skip
+        if stock:
+            moves.append({"cards": list(stock), "from": "stock", "to": "aside", "at": "top"})
+        events.append(Event("shuffle", {"cards": len(order), "moves": [
+            {"cards": list(order), "from": "box", "to": "stock", "at": "top"}]}))  # fmt: skip
+        events.append(Event("deal", {"hands": [len(d) for d in s.down], "aside": len(s.aside),
+                                     "moves": moves}))  # fmt: skip
     for p in range(n):
         if not s.down[p]:
             s.out[p] = True
-            events.append(Event("out", {"player": p, "why": "dealt no cards"}))
+            if events is not None:
+                events.append(Event("out", {"player": p, "why": "dealt no cards"}))
     _check_end(s, events)
-    return s, events
+    return s
 
 
 def copy_state(state: SnapState) -> SnapState:
@@ -404,8 +408,7 @@ def replay(
     The fast path: a plain turn with nothing to settle is done inline; anything else goes
     through the same code as :func:`apply`, so the result is the state ``apply`` builds.
     """
-    s, _ = new_game(deck, options, seed)
-    return advance(s, actions)
+    return advance(_new_game(deck, options, seed, None), actions)
 
 
 def advance(s: SnapState, actions: Iterable[dict]) -> SnapState:
@@ -415,45 +418,48 @@ def advance(s: SnapState, actions: Iterable[dict]) -> SnapState:
     so a state kept from an earlier request can be carried forward instead of rebuilt.
     """
     o = s.options
-    simple = not o.speed and not o.forfeits and o.layout == "piles"
-    limit = o.max_turns
+    if o.speed or o.forfeits or o.layout != "piles":
+        for action in actions:
+            _apply(s, action, None)
+        return s
+    limit = o.max_turns if o.max_turns is not None else 1 << 62
     n = o.players
     seats = range(n)
     # new_game makes these once and nothing replaces them, so they can be held here
     downs, ups, out, m, rng = s.down, s.up, s.out, s.match, s.rng
     false_total, false_slices = s.false_total, s.false_slices
+    # the state's busiest fields, held in locals and written back before the slow path
+    turn, current, done, last, over = s.turn, s.current, s.actions, s.last_turner, s.over
+    w = s.window
+    lazy = False  # the open window is a quiet one (nothing to settle) not yet built as a Window
+    # who turns after each seat; only the slow path puts a player out, and out is for good
+    after = [_next_active(s, p) for p in seats]
+    gone = out.count(True)
     for action in actions:
         if (
-            simple
-            and type(action) is dict
+            type(action) is dict
             and action.get("type") == "turn"
-            and action.get("player") == s.current
+            and action.get("player") == current
             and type(action["player"]) is int
-            and not s.over
-            and (limit is None or s.turn < limit)
+            and not over
+            and turn < limit
+            and (lazy or w is None or not (w.snap or w.pool or w.bot_calls or w.calls))
         ):
-            p = s.current
-            w = s.window
-            if w is None or not (w.snap or w.pool or w.bot_calls or w.calls):
-                down = downs[p]
-                if down and not out[p]:
-                    s.window = None
-                    s.turn += 1
-                    card = down.pop()
-                    ups[p].append(card)
-                    s.last_turner = p
-                    q = p + 1 if p + 1 < n else 0
-                    if out[q]:
-                        q = _next_active(s, p)
-                    s.current = q
-                    s.actions += 1
-                    if w is None:
-                        _open_window(s)
-                        continue
+            p = current
+            down = downs[p]
+            if down and not out[p]:
+                fresh = w is None and not lazy  # no window at all: compare every top
+                turn += 1
+                card = down.pop()
+                ups[p].append(card)
+                last = p
+                current = after[p]
+                done += 1
+                key = m[card]
+                snap = pooled = False
+                if not fresh:
                     # the window just closed was opened on these tops and saw no match, and
                     # nothing but this card changed since: only it can make a match now
-                    key = m[card]
-                    snap = False
                     for seat in seats:
                         if seat != p:
                             pile = ups[seat]
@@ -461,21 +467,43 @@ def advance(s: SnapState, actions: Iterable[dict]) -> SnapState:
                                 snap = True
                                 break
                     pool = s.pool
-                    if snap or (pool and m[pool[-1]] == key):
-                        _open_window_with(s, snap, bool(pool) and m[pool[-1]] == key)
-                        continue
-                    # no match: _open_window_with's draws, inline (the common case)
-                    s.window = w = Window(s.turn, False, False)
-                    if false_total:
-                        u = rng.random()
-                        if u < false_total:
-                            for edge, seat, lvl in false_slices:
-                                if u < edge:
-                                    if not out[seat]:
-                                        w.bot_calls = ((_false_ms(lvl, rng), seat, "snap"),)
-                                    break
+                    pooled = bool(pool) and m[pool[-1]] == key
+                if fresh or snap or pooled:
+                    s.turn, s.current, s.actions, s.last_turner = turn, current, done, last
+                    s.window = None
+                    if fresh:
+                        _open_window(s)
+                    else:
+                        _open_window_with(s, snap, pooled)
+                    w = s.window
+                    lazy = False
                     continue
+                # no match: _open_window_with's draws, inline (the common case); the quiet
+                # window itself is built only if the slow path or the caller needs it
+                w = None
+                lazy = True
+                if false_total:
+                    u = rng.random()
+                    if u < false_total:
+                        for edge, seat, lvl in false_slices:
+                            if u < edge:
+                                if not out[seat]:
+                                    w = Window(turn, False, False)
+                                    w.bot_calls = ((_false_ms(lvl, rng), seat, "snap"),)
+                                    lazy = False
+                                break
+                continue
+        s.turn, s.current, s.actions, s.last_turner = turn, current, done, last
+        s.window = Window(turn, False, False) if lazy else w
+        lazy = False
         _apply(s, action, None)
+        turn, current, done, last, over = s.turn, s.current, s.actions, s.last_turner, s.over
+        w = s.window
+        if out.count(True) != gone:
+            after = [_next_active(s, p) for p in seats]
+            gone = out.count(True)
+    s.turn, s.current, s.actions, s.last_turner = turn, current, done, last
+    s.window = Window(turn, False, False) if lazy else w
     return s
 
 
@@ -588,11 +616,11 @@ def _settle(s: SnapState, events: list[Event] | None) -> None:
         if o.max_turns is not None and s.turn >= o.max_turns:
             _check_end(s, events)
         return
-    calls = sorted((*w.bot_calls, *w.calls))
+    calls = sorted(w.bot_calls + w.calls)
     humans = o.humans
     mistaken: list[tuple[float, int, str]] = []
     for kind, present in (("pool", w.pool), ("snap", w.snap)):
-        valid = [c for c in calls if c[2] == kind]
+        valid = [c for c in calls if c[2] == kind] if calls else calls
         if not present:
             mistaken += valid
             continue
@@ -633,8 +661,9 @@ def _settle(s: SnapState, events: list[Event] | None) -> None:
                 winner = s.rng.choice(exact)
                 broken = True
         _win_snap(s, winner, order, w.turn, tied, broken, events)
-    for ms, p, kind in sorted(mistaken):
-        _penalise(s, p, kind, ms, w.turn, events)
+    if mistaken:
+        for ms, p, kind in sorted(mistaken):
+            _penalise(s, p, kind, ms, w.turn, events)
     _check_out(s, events)
     _check_end(s, events)
     if not s.over and s.out[s.current]:
@@ -643,7 +672,18 @@ def _settle(s: SnapState, events: list[Event] | None) -> None:
 
 def _win_snap(s, winner, order, turn, tied, broken, events) -> None:
     seats = _matches(s)
-    moves: list | None = [] if events is not None else None
+    if events is None:  # replay: only the cards move
+        down = s.down[winner]
+        if seats == [-1]:
+            down[:0] = s.centre[::-1]
+            s.centre = []
+        else:
+            for p in seats:
+                down[:0] = s.up[p][::-1]
+                s.up[p] = []
+        s.snaps += 1
+        return
+    moves: list = []
     tops = [s.centre[-1], s.centre[-2]] if seats == [-1] else [s.up[p][-1] for p in seats]
     keys = sorted({s.match[c] for c in tops})
     count = 0
@@ -657,13 +697,12 @@ def _win_snap(s, winner, order, turn, tied, broken, events) -> None:
             _to_bottom(s, winner, f"up:{p}", s.up[p], moves)
             s.up[p] = []
     s.snaps += 1
-    if events is not None:
-        events.append(Event("snap", {
-            "player": winner, "turn": turn, "matches": keys, "tops": tops,
-            "from": ["centre"] if seats == [-1] else [f"up:{p}" for p in seats],
-            "won": count, "calls": order, "tie": tied, "tie_broken_by_lot": broken,
-            "moves": moves,
-        }))  # fmt: skip
+    events.append(Event("snap", {
+        "player": winner, "turn": turn, "matches": keys, "tops": tops,
+        "from": ["centre"] if seats == [-1] else [f"up:{p}" for p in seats],
+        "won": count, "calls": order, "tie": tied, "tie_broken_by_lot": broken,
+        "moves": moves,
+    }))  # fmt: skip
 
 
 def _form_pool(s, order, players, turn, events) -> None:

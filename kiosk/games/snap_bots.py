@@ -16,7 +16,7 @@ never beats 350 ms (below that a "reaction" would be anticipation, not recogniti
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 FLOOR_MS = 350.0  # no bot reacts faster than a quick adult recognises a match
@@ -33,10 +33,10 @@ class BotLevel:
     miss: float  # chance the bot does not notice a match at all
     false_call: float  # chance per turned card without a match that the bot calls anyway
 
-    @property
-    def mu(self) -> float:
-        """The lognormal's mu, from the median."""
-        return math.log(self.median_ms)
+    mu: float = field(init=False, repr=False, compare=False)  # the lognormal's mu
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "mu", math.log(self.median_ms))  # once, not on every draw
 
     def draw(self, rng: Any) -> float | None:
         """Draw one reaction (ms) from ``rng``, or None for a miss: the engine calls this."""

@@ -8,6 +8,7 @@ from typing import Any
 from flask import Flask
 
 from kiosk.config import DEFAULTS, DEV_SECRET, ROOT, from_environment
+from kiosk.web.urls import KioskFlask
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
@@ -15,7 +16,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     Outside debug and testing the development secret is refused: anyone could forge tokens.
     """
-    app = Flask(
+    app = KioskFlask(
         __name__,
         template_folder=str(ROOT / "templates"),
         static_folder="static",

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import time
+import zlib
 
 import pytest
+from itsdangerous import URLSafeTimedSerializer
 
 from kiosk import create_app
 from kiosk.web import tokens
@@ -13,6 +16,11 @@ from kiosk.web import tokens
 @pytest.fixture
 def app():
     return create_app({"TESTING": True, "SECRET_KEY": "token-test-secret", "GAME_MAX_AGE": 60})
+
+
+def reference(app, game: str = "snap") -> URLSafeTimedSerializer:
+    """itsdangerous's serializer with our salt: the format tokens.py writes out by hand."""
+    return URLSafeTimedSerializer(app.config["SECRET_KEY"], salt=tokens.SALT + game)
 
 
 def record(**changes) -> tokens.GameRecord:
@@ -39,12 +47,54 @@ def test_token_reveals_no_seed(app):
     with app.app_context():
         token = tokens.dump(record())
         seed = tokens.seed_for("abc123")
-    with app.app_context():
-        data = tokens._serializer("snap").loads(token)
+    data = reference(app).loads(token)
     assert seed not in token and seed not in json.dumps(data)
     assert data["n"] == "abc123"
     assert seed != tokens.seed_for("abc123", secret="another-secret")
     assert seed == tokens.seed_for("abc123", secret="token-test-secret")
+
+
+@pytest.mark.parametrize("actions", [(), (["t", 0],), tuple(f"t{n % 3}" for n in range(500))])
+@pytest.mark.parametrize("game", tokens.GAMES)
+def test_the_format_is_itsdangerous(app, monkeypatch, game, actions):
+    """Read by itsdangerous and reading it, both ways; with zlib's default window, byte for
+    byte what itsdangerous writes at the same second."""
+    monkeypatch.setattr(time, "time", lambda: 1_790_000_000.5)
+    r = record(game=game, actions=actions, settings={"note": "café"})
+    with app.app_context():
+        ours = tokens.dump(r)
+        assert ours.startswith(".")  # compressed: every record is shorter so
+        assert reference(app, game).loads(ours) == r.to_json()
+        assert tokens.load(reference(app, game).dumps(r.to_json()), game) == r
+        monkeypatch.setattr(tokens, "_compress", zlib.compress)
+        assert tokens.dump(r) == reference(app, game).dumps(r.to_json())
+
+
+def test_a_token_from_the_future_is_expired(app, monkeypatch):
+    with app.app_context():
+        token = tokens.dump(record())
+        monkeypatch.setattr(time, "time", lambda: 1_000_000.0)  # the clock went back
+        with pytest.raises(tokens.BadToken) as caught:
+            tokens.load(token, "snap")
+    assert caught.value.reason == "expired"
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda t: t.replace(".", "", 1),  # the compressed payload's mark gone
+        lambda t: t[:-3],  # a short signature
+        lambda t: t[:10] + ("A" if t[10] != "A" else "B") + t[11:],  # the payload changed
+        lambda t: t.rsplit(".", 2)[0] + ".." + t.rsplit(".", 1)[1],  # no timestamp
+    ],
+    ids=["unmarked", "short-sig", "payload", "no-stamp"],
+)
+def test_a_changed_token_is_not_trusted(app, change):
+    with app.app_context():
+        token = tokens.dump(record(actions=tuple(f"t{n % 2}" for n in range(50))))
+        with pytest.raises(tokens.BadToken) as caught:
+            tokens.load(change(token), "snap")
+    assert caught.value.reason in ("tampered", "malformed")
 
 
 def test_plus_and_settings_do_not_mutate():
@@ -83,12 +133,12 @@ def _other_game(app) -> str:
 
 def _bad_shape(app) -> str:
     with app.app_context():
-        return tokens._serializer("snap").dumps({"v": tokens.FORMAT, "g": "snap"})
+        return reference(app).dumps({"v": tokens.FORMAT, "g": "snap"})
 
 
 def _old_format(app) -> str:
     with app.app_context():
-        return tokens._serializer("snap").dumps({**record().to_json(), "v": 0})
+        return reference(app).dumps({**record().to_json(), "v": 0})
 
 
 @pytest.mark.parametrize(

@@ -89,13 +89,15 @@ def play_url(set_key: str, game: str = "snap") -> str | None:
     return url_for(endpoint, slug=set_key)
 
 
+bp.add_app_template_global(quoted, "quoted")  # a global: macros imported without context use it
+
+
 @bp.app_context_processor
 def _layout() -> dict[str, Any]:
     return {
         "htmx_fragment": wants_fragment(),
         "embed": bool(g.get("embed", False)),
         "play_game_url": play_url,
-        "quoted": quoted,
         "NOT_RECORDED": NOT_RECORDED,
     }
 

@@ -50,6 +50,7 @@ DEFAULT_BOTS = 1
 PACE_MS = {"easy": 2200, "medium": 1500, "hard": 1200}
 STATE_CACHE_SIZE = 256  # games kept per process (a few kB each): far more than kiosks in use
 CACHE_EXTENSION = "play.state_cache"
+SETUP_EXTENSION = "play.setup_contexts"
 OUTCOME_HOLD_MS = 800  # extra time to read an outcome before the next card
 UNMEASURED_MS = 800  # a call without a measured reaction (no JavaScript) counts as this
 OUTCOMES = {"snap", "pool-formed", "pool-won", "tie", "penalty", "mistaken-call", "forfeit",
@@ -619,7 +620,20 @@ def _last_turner(game: Game) -> int | None:
 
 
 def setup_context(set_record: SetRecord) -> dict[str, Any]:
-    """The setup page's choices, with the set's defaults."""
+    """The setup page's choices, with the set's defaults: made once per set and content
+    version (every game action shows them), and a fresh dict each time for the caller."""
+    key = (content.current().version, set_record.key, request.script_root, bound())
+    kept = current_app.extensions.setdefault(SETUP_EXTENSION, {})
+    found = kept.get(key)
+    if found is None:
+        found = _setup_context(set_record)
+        if len(kept) >= 64:  # content reloads make new versions: forget the old ones
+            kept.clear()
+        kept[key] = found
+    return dict(found)
+
+
+def _setup_context(set_record: SetRecord) -> dict[str, Any]:
     snapshot = content.current()
     flagged = flagged_faces(set_record)
     notes = []

@@ -1,8 +1,11 @@
 """Signed game-record tokens: a game's whole state travels with the page, never in a store.
 
 A token holds a :class:`GameRecord` (which game, which set, the options, a random nonce,
-the actions so far, and a few page settings), signed with the app's secret by itsdangerous
-with a salt per game and a maximum age (``app.config["GAME_MAX_AGE"]``). The shuffle's seed
+the actions so far, and a few page settings), signed with the app's secret with a salt per
+game and a maximum age (``app.config["GAME_MAX_AGE"]``). The format is itsdangerous's
+``URLSafeTimedSerializer`` (compact JSON, zlib when shorter, base64, a timestamp, HMAC-SHA1
+under a key derived from salt and secret), written out here so the key is derived once, not
+on every action: the tests check it against itsdangerous both ways. The shuffle's seed
 is *not* in the token: it is ``HMAC(SECRET_KEY, nonce)`` (:func:`seed_for`), so reading a
 token reveals no coming card, and any process holding the secret can rebuild the game. No
 cookies, no server state: any worker on any machine can serve any move, inside any iframe.
@@ -14,17 +17,23 @@ the page can put into words; it never raises anything else.
 
 from __future__ import annotations
 
+import base64
+import functools
 import hashlib
 import hmac
+import json
 import secrets
+import time
+import zlib
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from flask import current_app
-from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
 FORMAT = 1  # bump when the record's shape changes: older tokens then read as malformed
 MAX_TOKEN_CHARS = 64_000  # far beyond any real game: a longer token is refused unread
+SALT = "kiosk.game-record."  # + the game's name
+GAMES = ("snap", "happy-families", "snitchems")
 
 
 class BadToken(Exception):
@@ -109,7 +118,12 @@ def seed_for(nonce: str, secret: str | bytes | None = None) -> str:
     key = current_app.config["SECRET_KEY"] if secret is None else secret
     if isinstance(key, str):
         key = key.encode("utf-8")
-    return hmac.new(key, nonce.encode("utf-8"), hashlib.sha256).hexdigest()
+    return _seed(key, nonce)
+
+
+@functools.lru_cache(maxsize=1024)  # a game's seed is asked for twice on each of its actions
+def _seed(key: bytes, nonce: str) -> str:
+    return hmac.digest(key, nonce.encode("utf-8"), "sha256").hex()
 
 
 def deck_fingerprint(card_ids: list[str] | tuple[str, ...]) -> str:
@@ -117,15 +131,72 @@ def deck_fingerprint(card_ids: list[str] | tuple[str, ...]) -> str:
     return hashlib.sha256("\0".join(card_ids).encode("utf-8")).hexdigest()[:16]
 
 
-def _serializer(game: str) -> URLSafeTimedSerializer:
-    return URLSafeTimedSerializer(
-        current_app.config["SECRET_KEY"], salt=f"kiosk.game-record.{game}"
-    )
+def _b64(data: bytes) -> bytes:
+    return base64.urlsafe_b64encode(data).rstrip(b"=")
+
+
+def _unb64(data: bytes) -> bytes:
+    return base64.urlsafe_b64decode(data + b"=" * (-len(data) % 4))
+
+
+_KEYS: dict[tuple[bytes, str], bytes] = {}
+
+
+def _key(game: str) -> bytes:
+    """The signing key for ``game``'s tokens (itsdangerous's "django-concat" derivation)."""
+    secret = current_app.config["SECRET_KEY"]
+    if isinstance(secret, str):
+        secret = secret.encode("utf-8")
+    found = _KEYS.get((secret, game))
+    if found is None:
+        found = hashlib.sha1(f"{SALT}{game}".encode() + b"signer" + secret).digest()
+        if len(_KEYS) > 64:  # apps made with other secrets (tests): forget the old ones
+            _KEYS.clear()
+        _KEYS[(secret, game)] = found
+    return found
+
+
+class _Unsigned(Exception):
+    """The signature does not match (``shaped``: the token has a payload part at all)."""
+
+    def __init__(self, shaped: bool) -> None:
+        super().__init__("bad signature")
+        self.shaped = shaped
+
+
+def _unsign(token: str, game: str) -> tuple[bytes, int]:
+    """The payload and timestamp of a token signed for ``game``, or _Unsigned."""
+    value, dot, sig = token.encode("utf-8").rpartition(b".")
+    if not dot:
+        raise _Unsigned(shaped=False)
+    try:
+        good = hmac.compare_digest(_unb64(sig), hmac.digest(_key(game), value, "sha1"))
+    except ValueError:  # not base64 at all
+        good = False
+    if not good:
+        raise _Unsigned(shaped=True)
+    payload, dot, stamp = value.rpartition(b".")
+    raw = _unb64(stamp) if dot else b""
+    if not dot or not 0 < len(raw) <= 8:  # only a holder of the secret could sign this
+        raise _Unsigned(shaped=True)
+    return payload, int.from_bytes(raw, "big")
+
+
+def _compress(data: bytes) -> bytes:
+    """zlib with a 1 KB window: a quarter of the default's time on a record (whose repeats
+    are close together), and any zlib reader reads it (itsdangerous's too)."""
+    packer = zlib.compressobj(6, zlib.DEFLATED, 10, 4)
+    return packer.compress(data) + packer.flush()
 
 
 def dump(record: GameRecord) -> str:
     """Sign ``record`` into a URL-safe token (compressed when that is shorter)."""
-    return _serializer(record.game).dumps(record.to_json())
+    data = json.dumps(record.to_json(), ensure_ascii=False, separators=(",", ":")).encode()
+    packed = _compress(data)
+    payload = b"." + _b64(packed) if len(packed) < len(data) - 1 else _b64(data)
+    stamp = int(time.time()).to_bytes(8, "big").lstrip(b"\0")
+    value = payload + b"." + _b64(stamp)
+    return (value + b"." + _b64(hmac.digest(_key(record.game), value, "sha1"))).decode("ascii")
 
 
 def max_age() -> int:
@@ -139,19 +210,26 @@ def load(token: Any, game: str) -> GameRecord:
         raise BadToken("missing", "no game token was sent")
     if len(token) > MAX_TOKEN_CHARS:
         raise BadToken("malformed", "the token is too long")
+    token = token.strip()
     try:
-        data = _serializer(game).loads(token.strip(), max_age=max_age())
-    except SignatureExpired:
-        raise BadToken("expired", "the game is older than the maximum age") from None
-    except BadSignature as exc:
+        payload, stamp = _unsign(token, game)
+    except _Unsigned as exc:
         # another game's token fails the signature too (the salt differs): tell them apart
-        for other in ("snap", "happy-families", "snitchems"):
+        for other in GAMES:
             if other != game and _signed_for(token, other):
                 raise BadToken("wrong-game", f"this is a token for {other}") from None
-        payload = getattr(exc, "payload", None)
-        reason = "tampered" if payload is not None and "." in token else "malformed"
+        reason = "tampered" if exc.shaped else "malformed"
         raise BadToken(reason, "the signature does not match") from None
     except Exception as exc:  # a token that is not even shaped like one
+        raise BadToken("malformed", type(exc).__name__) from None
+    age = int(time.time()) - stamp
+    if age > max_age() or age < 0:
+        raise BadToken("expired", "the game is older than the maximum age")
+    try:
+        packed = payload.startswith(b".")
+        data = _unb64(payload[1:] if packed else payload)
+        data = json.loads((zlib.decompress(data) if packed else data).decode("utf-8"))
+    except Exception as exc:  # signed by us, so only an older format could fail here
         raise BadToken("malformed", type(exc).__name__) from None
     record = GameRecord.from_json(data)
     if record.game != game:
@@ -161,7 +239,7 @@ def load(token: Any, game: str) -> GameRecord:
 
 def _signed_for(token: str, game: str) -> bool:
     try:
-        _serializer(game).loads(token.strip())
+        _unsign(token, game)
     except Exception:
         return False
     return True

@@ -44,7 +44,9 @@ class KioskFlask(Flask):
             return super().url_for(endpoint, _anchor=_anchor, _method=_method, _scheme=_scheme,
                                    _external=_external, **values)  # fmt: skip
         blueprint = request.blueprint if endpoint.startswith(".") else None
-        key = (request.script_root, blueprint, endpoint, *values.items())
+        # with the values' types: True == 1 as keys, but they build "True" and "1"
+        types = tuple(map(type, values.values()))
+        key = (request.script_root, blueprint, endpoint, types, *values.items())
         try:
             return self._url_memo[key]
         except KeyError:

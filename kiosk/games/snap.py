@@ -435,6 +435,10 @@ def advance(s: SnapState, actions: Iterable[dict]) -> SnapState:
     # who turns after each seat; only the slow path puts a player out, and out is for good
     after = [_next_active(s, p) for p in seats]
     gone = out.count(True)
+    # each seat's top's match key, and the pool's: the fast path turns one card at a time,
+    # and only the slow path moves piles, so they are remade after it
+    tops = [m[up[-1]] if up else None for up in ups]
+    pool_key = m[s.pool[-1]] if s.pool else None
     for action in actions:
         if (
             type(action) is dict
@@ -460,14 +464,10 @@ def advance(s: SnapState, actions: Iterable[dict]) -> SnapState:
                 if not fresh:
                     # the window just closed was opened on these tops and saw no match, and
                     # nothing but this card changed since: only it can make a match now
-                    for seat in seats:
-                        if seat != p:
-                            pile = ups[seat]
-                            if pile and m[pile[-1]] == key:
-                                snap = True
-                                break
-                    pool = s.pool
-                    pooled = bool(pool) and m[pool[-1]] == key
+                    tops[p] = None
+                    snap = key in tops
+                    pooled = key == pool_key
+                tops[p] = key
                 if fresh or snap or pooled:
                     s.turn, s.current, s.actions, s.last_turner = turn, current, done, last
                     s.window = None
@@ -499,6 +499,8 @@ def advance(s: SnapState, actions: Iterable[dict]) -> SnapState:
         _apply(s, action, None)
         turn, current, done, last, over = s.turn, s.current, s.actions, s.last_turner, s.over
         w = s.window
+        tops = [m[up[-1]] if up else None for up in ups]
+        pool_key = m[s.pool[-1]] if s.pool else None
         if out.count(True) != gone:
             after = [_next_active(s, p) for p in seats]
             gone = out.count(True)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import Any
 
 from flask import Blueprint, Flask, abort, current_app, redirect, render_template, request, url_for
@@ -580,10 +581,11 @@ def table(game: Game, set_record: SetRecord, note: str | None = None) -> dict[st
     legal = {a["type"] for a in snap.legal_actions(s, HUMAN)}
     variant = snap.VARIANTS[o.variant]
     return {
-        "view": v,
-        "seats": seats,
-        "centre": centre,
-        "pool": pool,
+        # objects, not dicts: Jinja tries an attribute first, and on a dict that fails
+        "view": _fields(v),
+        "seats": [_fields(seat) for seat in seats],
+        "centre": _fields(centre) if centre else None,
+        "pool": _fields(pool),
         "words": words,
         "ghosts": ghosts,
         "faces": faces,
@@ -612,6 +614,17 @@ def table(game: Game, set_record: SetRecord, note: str | None = None) -> dict[st
         "bots": o.players - 1,
         "level": o.level,
     }
+
+
+def _fields(data: dict[str, Any]) -> SimpleNamespace:
+    """A dict as an object whose keys are attributes (a card inside one too, for its id)."""
+    return SimpleNamespace(**{
+        k: SimpleNamespace(**value) if k in _CARD_KEYS and value else value
+        for k, value in data.items()
+    })  # fmt: skip
+
+
+_CARD_KEYS = frozenset({"top", "below"})
 
 
 def _last_turner(game: Game) -> int | None:

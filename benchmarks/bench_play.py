@@ -14,19 +14,29 @@ Run from the repository root:
    cold (the cache off: the same 500-action token replayed every time). ``--rescan S``: the
    catalogue walks ``content/`` at most every S seconds.
 2. **paint**: in Debian's Chromium on localhost, from the tap on Snap! (pointerdown) to the
-   result painted (play.js's paint mark: images decoded, then the next frame rendered),
-   median (target ≤ 50 ms), with the median time from the tap to each step on the way
-   (request sent, response in, swap, images decoded); the tap comes 300 ms after the card
-   was painted, as a quick visitor's would; baseline: two animation frames, in the same page.
-3. **gunicorn**: requests per second of a game action under gunicorn with two sync workers,
-   as a ratio to a trivial Flask route on the same server in the same run (target ≥ 0.5).
-   127.0.0.1 only; each load loop is bounded in requests and in seconds.
+   result painted (play.js's paint mark: images decoded, then the frame that first shows the
+   new table rendered), median (target ≤ 50 ms). Served as ``kiosk run`` serves it (waitress
+   in a process of its own) and, in alternate rounds, by the browser tests' in-process server
+   (``in_thread_``). With the median time from the tap to each step: request sent, old table
+   captured, first byte, response parsed, swap, images decoded, the transition's first frame
+   (``ready``) and ``frame_after`` (the end of the next frame: where the mark fell before).
+   The tap comes 300 ms after the card was painted, as a quick visitor's would; baseline: two
+   animation frames, in the same page. About 3½ minutes.
+3. **gunicorn**: requests per second of a game action under gunicorn with two sync workers
+   and production settings, as a ratio to a trivial Flask route on the same server in the
+   same run (target ≥ 0.5). Eight client threads, each a visitor playing a game on (500
+   actions in) as play.js sends it: an htmx post with the token of the last answer, so a
+   worker usually carries its kept game forward. Also the old measure: the same token posted
+   every time (each action replays the whole record). 127.0.0.1 only; each load loop is
+   bounded in requests and in seconds.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import http.client
+import json
 import os
 import random
 import re
@@ -39,12 +49,15 @@ import sys
 import threading
 import time
 import urllib.parse
+import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.bench_load import cpu_seconds, worker_pids  # noqa: E402
 from kiosk import create_app  # noqa: E402
 from kiosk.games import snap  # noqa: E402
 from kiosk.web import play, tokens  # noqa: E402
@@ -55,14 +68,19 @@ ACT = f"/sets/{SET}/play/act"
 TRIVIAL = "/_bench/trivial"
 
 
-RESCAN_S = 0.0  # --rescan: walk the content folder at most this often (0: every request)
+RESCAN_S = 0.0  # --rescan for the server figures: walk content/ at most this often (0: always)
 
 
-def make_app() -> Any:
-    """The kiosk app plus a trivial route (the baseline); gunicorn loads this too."""
+def make_app(rescan_s: float | None = None) -> Any:
+    """The kiosk app plus a trivial route (the baseline); gunicorn loads this too.
+
+    ``rescan_s``: walk the content folder at most this often (0: on every request, as under
+    tests); None keeps the production setting (at most once a second).
+    """
     app = create_app({"SECRET_KEY": SECRET})
     app.add_url_rule(TRIVIAL, "bench_trivial", lambda: "ok")
-    app.extensions["catalogue"].rescan_s = RESCAN_S  # TESTING apps walk on every request
+    if rescan_s is not None:
+        app.extensions["catalogue"].rescan_s = rescan_s
     return app
 
 
@@ -175,9 +193,9 @@ def _games_under_way(clients: list[Any], oracle: Any, count: int) -> list[dict[s
 def bench_server(repeat: int = 400) -> dict[str, float]:
     """Server time per action 500 actions in: games played on (two apps as two workers, each
     with its state cache), and the cold case (the cache off: every action replays)."""
-    apps = [make_app(), make_app()]
+    apps = [make_app(RESCAN_S), make_app(RESCAN_S)]
     oracle = make_app()
-    cold_app = make_app()
+    cold_app = make_app(RESCAN_S)
     cold_app.config["PLAY_STATE_CACHE"] = 0
     token = long_record(oracle)
     clients = [app.test_client() for app in apps]
@@ -223,31 +241,76 @@ def bench_server(repeat: int = 400) -> dict[str, float]:
 
 
 REACTION_MS = 300  # quicker than any computer level's median (420 ms for the quickest)
+PAINT_CONFIG = {"SECRET_KEY": SECRET, "PLAY_PACE_MS": 60_000, "PLAY_MAX_TURNS": 400}
+# the steps of a call, in order (play.js's marks; first_byte from Resource Timing): request
+# sent, old table captured (the view transition's update begins), response's first byte,
+# response parsed (htmx:before:swap), morphed, images decoded, new table captured (the
+# transition's "ready": its first frame), then painted (that frame rendered); frame_after:
+# the end of the next frame, where the mark fell before it was taken from "ready"
+PAINT_STEPS = [
+    "request", "capture", "first_byte", "response", "swap", "decoded", "ready", "frame_after"
+]
+
+# `kiosk run`'s way to serve (create_app, then waitress with eight threads), in a process of
+# its own; the settings come as JSON because PLAY_PACE_MS and PLAY_MAX_TURNS are not among
+# the KIOSK_* environment variables
+SERVE_LIKE_KIOSK_RUN = """
+import json, sys, waitress
+from kiosk import create_app
+app = create_app(json.loads(sys.argv[1]))
+waitress.serve(app, host="127.0.0.1", port=int(sys.argv[2]), threads=8)
+"""
 
 
-def bench_paint(samples: int = 30) -> dict[str, float]:
+@contextlib.contextmanager
+def kiosk_process(config: dict[str, Any]) -> Iterator[str]:
+    """The app served as `kiosk run` serves it, in its own process group; yields its URL."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen(
+        [sys.executable, "-c", SERVE_LIKE_KIOSK_RUN, json.dumps(config), str(port)],
+        cwd=ROOT, stdout=subprocess.DEVNULL, start_new_session=True,
+    )  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(150):  # 15 s at most
+            try:
+                with urllib.request.urlopen(f"{url}/healthz", timeout=1) as response:
+                    if response.status == 200:
+                        break
+            except OSError:
+                if proc.poll() is not None:
+                    raise RuntimeError("the kiosk process exited") from None
+            time.sleep(0.1)
+        else:
+            raise RuntimeError("the kiosk process did not answer")
+        yield url
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGTERM)
+            proc.wait(10)
+
+
+def _paint_samples(url: str, chromium: str, samples: int, seconds: float) -> list[dict]:
+    """Taps on Snap! in one Chromium page, each with its times from the tap (ms)."""
     from playwright.sync_api import sync_playwright
 
-    from tests.browser.harness import CHROMIUM_ARGS, LiveServer, find_chromium
+    from tests.browser.harness import CHROMIUM_ARGS
 
-    chromium = find_chromium()
-    if chromium is None:
-        return {"skipped": 1.0}
-    config = {"SECRET_KEY": SECRET, "PLAY_PACE_MS": 60_000, "PLAY_MAX_TURNS": 400}
-    taps, base = [], []
-    parts: dict[str, list[float]] = {"request": [], "response": [], "swap": [], "decoded": []}
-    with LiveServer(config) as server, sync_playwright() as driver:
+    rows: list[dict] = []
+    with sync_playwright() as driver:
         browser = driver.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
         page = browser.new_context(has_touch=True, viewport={"width": 1280, "height": 800})
         page = page.new_page()
-        page.goto(f"{server.url}/sets/snap-standard-deck/play")
+        page.goto(f"{url}/sets/snap-standard-deck/play")
         page.get_by_role("button", name="Start").click()
         page.wait_for_function("() => window.kioskPlay && window.kioskPlay.log.length > 0")
         snap_button = page.get_by_role("button", name="Snap!", exact=True)
         turn = page.get_by_role("button", name="Turn your card")
         nxt = page.locator("#next-button")
         started = time.monotonic()
-        while len(taps) < samples and time.monotonic() - started < 120:
+        while len(rows) < samples and time.monotonic() - started < seconds:
             try:
                 if page.locator("#game[data-over='1']").count():
                     page.get_by_role("button", name="Play again").click()
@@ -269,7 +332,9 @@ def bench_paint(samples: int = 30) -> dict[str, float]:
                         ms - (performance.now() - window.kioskPlay.state.paintedAt))))""",
                     REACTION_MS,
                 )
-                count = page.evaluate("() => window.kioskPlay.log.length")
+                count = page.evaluate(
+                    "() => (performance.clearResourceTimings(), window.kioskPlay.log.length)"
+                )
                 snap_button.tap()  # whatever the outcome (won, mistaken, too slow): painted
                 page.wait_for_function(
                     "n => window.kioskPlay.log.slice(n).some(e => e.type === 'painted')",
@@ -278,39 +343,69 @@ def bench_paint(samples: int = 30) -> dict[str, float]:
                 )
             except Exception:  # the table moved on mid-step (or the game ended): go on
                 continue
-            steps = page.evaluate(
-                """n => { const log = window.kioskPlay.log.slice(n);
+            row = page.evaluate(
+                """async n => { const log = window.kioskPlay.log.slice(n);
                     const call = log.find(e => e.type === 'call');
                     const paint = log.find(e => e.type === 'painted' && e.at > call.tapAt);
-                    const steps = paint.steps || {};
-                    const at = t => (steps[t] === undefined ? NaN : steps[t])
-                                    - call.tapAt;
-                    return {paint: paint.at - call.tapAt, request: at('request'),
-                            response: at('response'), swap: at('swap'),
-                            decoded: at('decoded')}; }""",
+                    const steps = paint.steps || {}, since = performance.now();
+                    while (steps.ready !== undefined && steps.frame_after === undefined
+                           && performance.now() - since < 250)
+                      await new Promise(done => setTimeout(done, 5));
+                    const t0 = call.tapAt, row = {paint: paint.at - t0};
+                    for (const [step, at] of Object.entries(paint.steps || {}))
+                      row[step] = at - t0;
+                    const fetched = performance.getEntriesByType('resource')
+                      .filter(e => e.name.includes('/play/act')).pop();
+                    if (fetched) row.first_byte = fetched.responseStart - t0;
+                    return row; }""",
                 count,
             )  # fmt: skip
-            taps.append(steps["paint"])
-            for key in parts:
-                parts[key].append(steps[key])
-            base.append(page.evaluate(
+            row["two_frames"] = page.evaluate(
                 """() => new Promise(done => {
                     const t = performance.now();
                     requestAnimationFrame(() => requestAnimationFrame(
                       () => done(performance.now() - t))); })"""
-            ))  # fmt: skip
+            )  # fmt: skip
+            rows.append(row)
         browser.close()
-    out = {"samples": float(len(taps))}
-    if taps:
-        out["tap_to_paint_median_ms"] = statistics.median(taps)
-        out["tap_to_paint_p90_ms"] = float(pct(taps, 90))
-        out["two_frames_median_ms"] = statistics.median(base)
-        out["ratio_to_two_frames"] = out["tap_to_paint_median_ms"] / out["two_frames_median_ms"]
-        for key, values in parts.items():  # where the time goes: tap to each step, median
-            seen = [v for v in values if v == v]  # NaN: the step did not happen
-            if seen:
-                out[f"tap_to_{key}_median_ms"] = statistics.median(seen)
+    return rows
+
+
+def _paint_figures(rows: list[dict], prefix: str = "") -> dict[str, float]:
+    """Median and p90 tap-to-paint, the baseline, and the median time to each step."""
+    out = {f"{prefix}samples": float(len(rows))}
+    if not rows:
+        return out
+    taps = [r["paint"] for r in rows]
+    frames = statistics.median(r["two_frames"] for r in rows)
+    out[f"{prefix}tap_to_paint_median_ms"] = statistics.median(taps)
+    out[f"{prefix}tap_to_paint_p90_ms"] = float(pct(taps, 90))
+    out[f"{prefix}two_frames_median_ms"] = frames
+    out[f"{prefix}ratio_to_two_frames"] = statistics.median(taps) / frames
+    for step in PAINT_STEPS:  # where the time goes: tap to each step, median
+        seen = [r[step] for r in rows if step in r]  # absent: the step did not happen
+        if seen:
+            out[f"{prefix}tap_to_{step}_median_ms"] = statistics.median(seen)
     return out
+
+
+def bench_paint(samples: int = 30, seconds: float = 120.0, rounds: int = 3) -> dict[str, float]:
+    """Tap-to-paint with the app served as a kiosk serves it (`kiosk run`: waitress in a
+    process of its own) and, for comparison, by the browser tests' LiveServer (waitress in a
+    thread of this process, which also drives Playwright: ``in_thread_`` figures), taken in
+    alternate rounds so that both see the same load on a shared machine."""
+    from tests.browser.harness import LiveServer, find_chromium
+
+    chromium = find_chromium()
+    if chromium is None:
+        return {"skipped": 1.0}
+    kiosk: list[dict] = []
+    in_thread: list[dict] = []
+    with kiosk_process(PAINT_CONFIG) as url, LiveServer(PAINT_CONFIG) as server:
+        for _ in range(rounds):
+            for rows, base in ((kiosk, url), (in_thread, server.url)):
+                rows += _paint_samples(base, chromium, samples // rounds, seconds / rounds)
+    return {**_paint_figures(kiosk), **_paint_figures(in_thread, "in_thread_")}
 
 
 # --------------------------------------------------------------------------- 3. gunicorn
@@ -322,35 +417,88 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def load(port: int, method: str, path: str, body: bytes | None, *, threads: int,
-         max_requests: int, max_seconds: float) -> tuple[float, int]:  # fmt: skip
-    """Requests per second from ``threads`` clients, bounded in requests and seconds."""
-    done = [0]
+FORM_HEADERS = {"Content-Type": "application/x-www-form-urlencoded"}
+TURN_RE = re.compile(r'name="turn" value="(\d+)"')
+AGAIN_RE = re.compile(r'name="(variant|level|bots)" value="([^"]*)"')
+START = f"/sets/{SET}/play"
+
+
+class Visitor:
+    """One visitor's next request, played on from each answer as play.js's form would send it.
+
+    ``first`` is the form of a game under way; each answer's token and buttons make the next
+    (Snap! on one open window in four, mistaken or not; Next while the computers pace; else a
+    turn); a finished game is followed by "Play again". Without ``first``: the trivial route.
+    ``play_on=False`` posts ``first`` every time (each action then replays the whole record).
+    """
+
+    def __init__(self, first: dict[str, str] | None, seed: int, play_on: bool = True) -> None:
+        self.first = first
+        self.form = first
+        self.path = ACT
+        self.play_on = play_on
+        self.rng = random.Random(seed)
+
+    def request(self) -> tuple[str, str, bytes | None, dict[str, str]]:
+        if self.form is None:
+            return "GET", TRIVIAL, None, HTMX
+        body = urllib.parse.urlencode(self.form).encode()
+        return "POST", self.path, body, {**FORM_HEADERS, **HTMX}
+
+    def answered(self, html: str) -> None:
+        if self.form is None or not self.play_on:
+            return
+        self.path = ACT
+        token = TOKEN_RE.search(html)
+        if token is None:  # not a table: start over
+            self.form = self.first
+            return
+        if 'data-over="1"' in html:  # "Play again" (the result's form: a new game)
+            self.path = START
+            self.form = dict(AGAIN_RE.findall(html)) or {"bots": "2"}
+            return
+        form = {"token": token.group(1)}
+        if 'id="snap-button" aria-keyshortcuts="Space Enter">' in html and self.rng.random() < 0.25:
+            turn = TURN_RE.search(html)
+            form.update(act="snap", turn=turn.group(1) if turn else "0", reaction_ms="500")
+        elif 'id="next-button">' in html:
+            form["act"] = "next"
+        else:
+            form["act"] = "turn"
+        self.form = form
+
+
+def load(port: int, visitors: list[Visitor], *, max_requests: int, max_seconds: float,
+         done: list[int] | None = None) -> tuple[float, int]:  # fmt: skip
+    """Requests per second from one client thread per visitor, bounded in requests and time
+    (``done[0]``: how many were sent)."""
+    done = [0] if done is None else done
     errors = [0]
     lock = threading.Lock()
     stop = time.monotonic() + max_seconds
-    headers = {"Content-Type": "application/x-www-form-urlencoded"} if body else {}
 
-    def worker() -> None:
+    def worker(visitor: Visitor) -> None:
         while time.monotonic() < stop:
             with lock:
                 if done[0] >= max_requests:
                     return
                 done[0] += 1
+            method, path, body, headers = visitor.request()
             conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
             try:
                 conn.request(method, path, body=body, headers=headers)
                 response = conn.getresponse()
-                response.read()
+                html = response.read().decode("utf-8", "replace")
                 if response.status != 200:
                     errors[0] += 1
+                visitor.answered(html)
             except OSError:
                 errors[0] += 1
             finally:
                 conn.close()
 
     started = time.perf_counter()
-    pool = [threading.Thread(target=worker) for _ in range(threads)]
+    pool = [threading.Thread(target=worker, args=(v,)) for v in visitors]
     for t in pool:
         t.start()
     for t in pool:
@@ -359,7 +507,10 @@ def load(port: int, method: str, path: str, body: bytes | None, *, threads: int,
     return done[0] / elapsed, errors[0]
 
 
-def bench_gunicorn(rounds: int = 3, max_requests: int = 1500, max_seconds: float = 8.0):
+def bench_gunicorn(rounds: int = 3, max_requests: int = 1500, max_seconds: float = 8.0,
+                   threads: int = 8) -> dict[str, float]:  # fmt: skip
+    """Game actions against a trivial route under gunicorn (two sync workers, production
+    settings), interleaved in rounds; games played on, and the same token posted again."""
     gunicorn = shutil.which("gunicorn", path=str(ROOT / ".venv" / "bin")) or "gunicorn"
     port = free_port()
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -376,20 +527,29 @@ def bench_gunicorn(rounds: int = 3, max_requests: int = 1500, max_seconds: float
             except OSError:
                 time.sleep(0.1)
         app = make_app()
-        token = long_record(app, actions=60)  # a game some way in
-        body = urllib.parse.urlencode({"token": token, "act": "next"}).encode()
-        load(port, "GET", TRIVIAL, None, threads=4, max_requests=200, max_seconds=3)  # warm
-        load(port, "POST", ACT, body, threads=4, max_requests=200, max_seconds=3)
-        trivial, game, errors = [], [], 0
-        for _ in range(rounds):  # interleaved, so both see the same machine
-            rps, err = load(port, "GET", TRIVIAL, None, threads=8,
-                            max_requests=max_requests, max_seconds=max_seconds)  # fmt: skip
-            trivial.append(rps)
-            errors += err
-            rps, err = load(port, "POST", ACT, body, threads=8,
-                            max_requests=max_requests, max_seconds=max_seconds)  # fmt: skip
-            game.append(rps)
-            errors += err
+        firsts = [{"token": long_record(app, first=1000 * n), "act": "next"}
+                  for n in range(threads)]  # fmt: skip
+        same = [{"token": firsts[0]["token"], "act": "next"}] * threads
+
+        def crowd(forms: list[dict[str, str]] | None, play_on: bool = True) -> list[Visitor]:
+            return [Visitor(None if forms is None else forms[n], n, play_on)
+                    for n in range(threads)]  # fmt: skip
+
+        pids = worker_pids(proc)
+        playing = crowd(firsts)
+        load(port, crowd(None), max_requests=200, max_seconds=3)  # warm: templates compiled
+        load(port, playing, max_requests=200, max_seconds=3)  # and each game kept by a worker
+        trivial, game, frozen, errors = [], [], [], 0
+        cpu: dict[int, list[float]] = {id(trivial): [], id(game): [], id(frozen): []}
+        for _ in range(rounds):  # interleaved, so all three see the same machine
+            for figures, people in ((trivial, crowd(None)), (game, playing),
+                                    (frozen, crowd(same, play_on=False))):  # fmt: skip
+                used = cpu_seconds(pids)
+                rps, err = load(port, people, max_requests=max_requests,
+                                max_seconds=max_seconds, done=(count := [0]))  # fmt: skip
+                cpu[id(figures)].append((cpu_seconds(pids) - used) * 1000 / max(1, count[0]))
+                figures.append(rps)
+                errors += err
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(10)
@@ -397,6 +557,13 @@ def bench_gunicorn(rounds: int = 3, max_requests: int = 1500, max_seconds: float
         "trivial_rps": statistics.median(trivial),
         "game_action_rps": statistics.median(game),
         "ratio": statistics.median(game) / statistics.median(trivial),
+        "same_token_rps": statistics.median(frozen),
+        "same_token_ratio": statistics.median(frozen) / statistics.median(trivial),
+        # the workers' own CPU per request (the client's is left out): the server's cost
+        "trivial_worker_cpu_ms": statistics.median(cpu[id(trivial)]),
+        "game_action_worker_cpu_ms": statistics.median(cpu[id(game)]),
+        "ratio_by_worker_cpu": statistics.median(cpu[id(trivial)])
+        / statistics.median(cpu[id(game)]),
         "errors": float(errors),
     }
 

@@ -8,7 +8,9 @@
  * - one request at a time: a tap while a request is in flight is sent when it has landed
  *   (with the turn it was aimed at, so a call on a card that has gone is "too late");
  * - Space or Enter calls Snap!, P calls Snap Pool!;
- * - cards are named for view transitions from data-vt* attributes (CSP forbids style="").
+ * - cards are named for view transitions from data-vt* attributes (CSP forbids style="");
+ * - the view transition of an action starts when its request is sent, so the old table is
+ *   captured while the server answers, not after (htmx then morphs without one of its own).
  * htmx sends the forms and morphs #game in place. Safe to load twice (boosted navigation).
  */
 (function () {
@@ -27,7 +29,8 @@
     pending: null, // a tap made while busy: {act, turn, reaction}
     timer: null, // the pace timer
     booted: null, // the #game element last booted
-    viaTransition: false, // the current swap was handled inside a view transition
+    viaTransition: false, // the current swap was handled inside htmx's view transition
+    early: null, // the view transition started with the current request (see startEarly)
     steps: {}, // performance.now() of the current request's steps (see mark)
     log: [] // recent {type, at, ...}: for tests and benchmarks
   };
@@ -84,23 +87,45 @@
 
   // ------------------------------------------------------------ paint and pace
 
+  function afterTask(callback) {
+    // a message task: it runs once the task (or frame) now running has finished
+    var channel = new MessageChannel();
+    channel.port1.onmessage = function () {
+      channel.port1.close();
+      callback();
+    };
+    channel.port2.postMessage(null);
+  }
+
   function afterNextPaint(callback) {
     // a task queued from an animation frame runs once that frame has been rendered: one
     // frame, where waiting for a second requestAnimationFrame would cost two
     requestAnimationFrame(function () {
-      var channel = new MessageChannel();
-      channel.port1.onmessage = function () {
-        channel.port1.close();
-        callback();
-      };
-      channel.port2.postMessage(null);
+      afterTask(callback);
     });
   }
 
-  function painted() {
+  function afterTransitionPaint(vt, callback) {
+    // a view transition's "ready" settles in the frame that captures the new table and
+    // starts the animations: that frame shows it. Animation frame callbacks do not run in
+    // it (rendering is still suppressed when it begins), so afterNextPaint would wait for
+    // the frame after. Skipped before it animated: the next frame shows the DOM as it is.
+    vt.ready.then(
+      function () {
+        mark("ready");
+        afterTask(callback);
+      },
+      function () {
+        afterNextPaint(callback);
+      }
+    );
+  }
+
+  function painted(vt) {
     // the new table has been painted: note the moment (a call's reaction is measured from it)
     mark("decoded");
-    afterNextPaint(function () {
+    var wait = vt && vt.ready ? afterTransitionPaint.bind(null, vt) : afterNextPaint;
+    wait(function () {
       var g = game();
       if (!g) return;
       state.paintedAt = performance.now();
@@ -109,6 +134,13 @@
       state.steps = {};
       note("painted", { turn: g.dataset.turn, over: g.dataset.over === "1", steps: steps });
       schedule(g);
+      if (steps.ready !== undefined) {
+        // for the benchmark's breakdown: where the mark fell before it was taken from
+        // "ready" (after the next animation frame, i.e. the frame after this one)
+        afterNextPaint(function () {
+          steps.frame_after = performance.now();
+        });
+      }
     });
   }
 
@@ -232,7 +264,68 @@
     return !!(src && src.id === "play-form");
   }
 
+  // The old table is captured in the first frame after the tap, while the request is out,
+  // instead of after the response (which cost a frame between the response and the swap).
+  // While the update waits the page shows its last frame: a server slower than EARLY_MS
+  // gets the transition skipped (the page is live again) and htmx's own at its response.
+  var EARLY_MS = 150;
+
+  function startEarly() {
+    if (typeof document.startViewTransition !== "function") return;
+    if (document.visibilityState !== "visible" || document.activeViewTransition) return;
+    var early = { vt: null, swapped: false, landed: false, skipped: false, timer: null };
+    early.captured = new Promise(function (resolve) {
+      early.capture = resolve;
+    });
+    var update = new Promise(function (resolve) {
+      early.land = function () {
+        if (early.landed) return;
+        early.landed = true;
+        clearTimeout(early.timer);
+        resolve();
+      };
+    });
+    nameCards("old");
+    mark("transition");
+    try {
+      early.vt = document.startViewTransition(function () {
+        mark("capture");
+        early.capture();
+        return update;
+      });
+    } catch (e) {
+      return;
+    }
+    [early.vt.ready, early.vt.updateCallbackDone, early.vt.finished].forEach(function (p) {
+      p.catch(function () {}); // skipped: handled where it matters (afterTransitionPaint)
+    });
+    early.timer = setTimeout(function () {
+      if (early.landed) return;
+      early.skipped = true;
+      early.vt.skipTransition();
+      early.capture();
+      early.land();
+    }, EARLY_MS);
+    state.early = early;
+  }
+
+  function holdAnswer(ctx, early) {
+    // an answer quicker than the capture of the old table waits for it: swapped in before,
+    // the new table would be captured as the old one and nothing would move. (htmx 4 calls
+    // ctx.fetch, set just before htmx:before:request: window.fetch unless replaced.)
+    var send = ctx.fetch;
+    if (typeof send !== "function") return;
+    ctx.fetch = function (url, init) {
+      return send(url, init).then(function (response) {
+        return early.captured.then(function () {
+          return response;
+        });
+      });
+    };
+  }
+
   function onBeforeTransition(event) {
+    // htmx's own view transition: when there was no early one (or it was given up)
     if (!ours(event)) return;
     var detail = event.detail;
     var task = detail.task;
@@ -244,17 +337,32 @@
         nameCards("new");
         state.viaTransition = true;
         return decoded();
-      }).then(painted);
+      }).then(function () {
+        painted(document.activeViewTransition);
+      });
     };
   }
 
   function onAfterSwap(event) {
-    if (ours(event)) {
-      if (!state.viaTransition) decoded().then(painted);
-      state.viaTransition = false;
+    if (!ours(event)) {
+      boot();
       return;
     }
-    boot();
+    var early = state.early;
+    if (early && !early.landed) {
+      early.swapped = true;
+      mark("swap");
+      nameCards("new");
+      decoded().then(function () {
+        painted(early.vt);
+        early.land();
+      });
+    } else if (!state.viaTransition) {
+      decoded().then(function () {
+        painted(null);
+      });
+    }
+    state.viaTransition = false;
   }
 
   function onBeforeRequest(event) {
@@ -263,17 +371,41 @@
     clearTimeout(state.timer);
     state.steps = {};
     mark("request");
+    startEarly();
+    if (state.early) holdAnswer(event.detail.ctx, state.early);
   }
 
   function onBeforeSwap(event) {
-    if (ours(event)) mark("response");
+    if (!ours(event)) return;
+    mark("response");
+    var early = state.early;
+    if (!early || early.landed) return;
+    // the transition is already running: htmx swaps at once, without one of its own
+    event.detail.ctx.transition = false;
+    (event.detail.tasks || []).forEach(function (task) {
+      if (task.swapSpec && typeof task.swapSpec === "object") task.swapSpec.transition = false;
+      task.transition = false;
+    });
   }
 
   function onFinally(event) {
     if (!ours(event)) return;
     mark("done");
-    state.busy = false;
-    setTimeout(flush, 0);
+    var early = state.early;
+    state.early = null;
+    if (early && !early.swapped && !early.landed) {
+      // nothing was swapped (an error, no content): let the page go on as it is
+      early.vt.skipTransition();
+      early.land();
+    }
+    var release = function () {
+      // one request at a time, as with htmx's own transitions: a tap while cards still
+      // move is held until they have landed
+      state.busy = false;
+      setTimeout(flush, 0);
+    };
+    if (early && !early.skipped) early.vt.finished.then(release, release);
+    else release();
   }
 
   function onError(event) {
@@ -297,7 +429,9 @@
     state.pending = null;
     preload(g);
     nameCards("new");
-    decoded().then(painted);
+    decoded().then(function () {
+      painted(null);
+    });
   }
 
   document.documentElement.classList.add("play-js");

@@ -635,6 +635,8 @@ def _last_turner(game: Game) -> int | None:
 def setup_context(set_record: SetRecord) -> dict[str, Any]:
     """The setup page's choices, with the set's defaults: made once per set and content
     version (every game action shows them), and a fresh dict each time for the caller."""
+    if current_app.debug:  # edited templates show at once
+        return _setup_context(set_record)
     key = (content.current().version, set_record.key, request.script_root, bound())
     kept = current_app.extensions.setdefault(SETUP_EXTENSION, {})
     found = kept.get(key)
@@ -653,10 +655,13 @@ def _setup_context(set_record: SetRecord) -> dict[str, Any]:
     for slug in dict.fromkeys(f.content_note.note for f in flagged if f.content_note):
         entry = snapshot.notes.get(slug)
         notes.append((url_for("pages.note", slug=slug), entry.record.title if entry else slug))
+    parts = current_app.jinja_env.get_template("play/_parts.html").module
     return {
         "record": set_record,
         "flagged": flagged,
         "flagged_notes": notes,
+        # the same for every action of a game: rendered here, once per set and version
+        "flagged_notice": parts.flagged_notice(flagged, notes),  # type: ignore[attr-defined]
         "deck_size": len(deck_of(set_record)),
         "variants": [snap.VARIANTS[name] for name in variants_for(set_record)],
         "default_variant": variants_for(set_record)[0],

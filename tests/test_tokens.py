@@ -97,6 +97,28 @@ def test_a_changed_token_is_not_trusted(app, change):
     assert caught.value.reason in ("tampered", "malformed")
 
 
+@pytest.mark.parametrize(
+    "actions",
+    [
+        (),
+        ("t0",),
+        ("t0", "c1:12:431.5", "t1"),
+        (["t", 0], ["c", 0, 1, 412.5]),  # older Snap tokens, and other games' lists
+        ("a,b", "c"),  # a comma inside: kept as a list
+        ("t0", ""),  # an empty one: kept as a list
+        ("t0", ["t", 1]),
+    ],
+)
+def test_actions_round_trip_whatever_their_shape(app, actions):
+    with app.app_context():
+        assert tokens.load(tokens.dump(record(actions=actions)), "snap").actions == actions
+
+
+def test_string_actions_travel_as_one_string():
+    packed = record(actions=("t0", "t1", "c0:2:350.0")).to_json()["a"]
+    assert packed == "t0,t1,c0:2:350.0"
+
+
 def test_plus_and_settings_do_not_mutate():
     r = record()
     longer = r.plus(["t", 1])

@@ -4,6 +4,7 @@ Run from the repository root:
 
     .venv/bin/python benchmarks/bench_snap.py            # everything (a few minutes)
     .venv/bin/python benchmarks/bench_snap.py --quick    # smaller samples
+    .venv/bin/python benchmarks/bench_snap.py --only replay --against dddddc6   # side by side
 
 Timings are medians of CPU time (``time.process_time``), each with a ratio to a baseline
 measured in the same run (a loop of 500 list pops), so figures from different machines can
@@ -13,11 +14,14 @@ be compared.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import random
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
+from types import ModuleType
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -25,6 +29,7 @@ from kiosk.games import simulate as sim
 from kiosk.games import snap
 from kiosk.games.cards import standard_deck
 
+ROOT = Path(__file__).resolve().parents[1]
 DECK = standard_deck()
 
 
@@ -98,6 +103,36 @@ def bench_replay(repeat: int) -> dict:
             "replay_p90_ms": sorted(fast_times)[int(len(fast_times) * 0.9)] * 1e3}  # fmt: skip
 
 
+def engine_at(rev: str) -> ModuleType:
+    """``kiosk/games/snap.py`` as it was at git revision ``rev``, loaded beside today's."""
+    source = subprocess.run(["git", "show", f"{rev}:kiosk/games/snap.py"], cwd=ROOT,
+                            capture_output=True, text=True, check=True).stdout  # fmt: skip
+    spec = importlib.util.spec_from_loader(f"kiosk.games.snap_at_{rev}", loader=None)
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    sys.modules[module.__name__] = module  # dataclasses look their module up
+    exec(compile(source, f"{rev}:kiosk/games/snap.py", "exec"), module.__dict__)
+    return module
+
+
+def bench_against(rev: str, repeat: int) -> dict:
+    """Replay of the same record by today's engine and by ``rev``'s, interleaved in one
+    process (so both see the same machine), after checking they build the same game."""
+    old = engine_at(rev)
+    options, seed, record = record_500()
+    old_options = old.options_for(options.variant, **{
+        k: v for k, v in options.to_json().items() if k != "variant"})  # fmt: skip
+    new_state = snap.replay(DECK, options, seed, record)
+    old_state = old.replay(DECK, old_options, seed, record)
+    if new_state.key()[1:] != old_state.key()[1:]:  # [0]: the options, another class
+        raise RuntimeError(f"the engine at {rev} replays this record to another state")
+    new_times, old_times = [], []
+    for _ in range(repeat):
+        new_times += cpu_times(lambda: snap.replay(DECK, options, seed, record), 1)
+        old_times += cpu_times(lambda: old.replay(DECK, old_options, seed, record), 1)
+    new_ms, old_ms = statistics.median(new_times) * 1e3, statistics.median(old_times) * 1e3
+    return {"new_ms": new_ms, "old_ms": old_ms, "ratio": new_ms / old_ms}
+
+
 def bench_bulk(games: int) -> dict:
     options = snap.options_for("classic", players=2, **snap.kiosk_bound())
     base = median_time(baseline, 200)
@@ -155,8 +190,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller samples")
     parser.add_argument("--only", choices=["replay"], help="only the replay figures")
+    parser.add_argument("--against", metavar="REV",
+                        help="also replay with the engine at this git revision, side by side")
     args = parser.parse_args()
     quick = args.quick
+    if args.against:
+        a = bench_against(args.against, 60 if quick else 300)
+        print(f"replay side by side with {args.against}'s engine (median of interleaved runs): "
+              f"{a['new_ms']:.2f} ms against {a['old_ms']:.2f} ms, ratio {a['ratio']:.2f}")
     r = bench_replay(20 if quick else 100)
     print("replay of a 500-action record (median):")
     print(f"  baseline (500 list pops) {r['baseline_ms']:.4f} ms")

@@ -132,6 +132,25 @@ def test_flagged_cards_notice_and_link(client):
     assert soup(client.get(f"/sets/{STANDARD}/play")).find(class_="game__flagged") is None
 
 
+def test_the_notice_made_once_links_inside_the_embed_too(client):
+    """The notice is kept per set and mount point: an embedded game links inside the embed,
+    and the kiosk's own game, asked for afterwards, still links to the kiosk's page."""
+    embedded = soup(client.post(f"/embed/sets/{WOOLWORTHS}/play", data={"bots": "1"}))
+    assert embedded.find(class_="game__flagged").find("a", href="/embed/notes/golliwog")
+    plain = soup(start(client, WOOLWORTHS))
+    assert plain.find(class_="game__flagged").find("a", href="/notes/golliwog")
+
+
+def test_the_setup_context_is_a_fresh_dict_each_time(app):
+    with app.test_request_context():
+        set_record = play.set_or_404(WOOLWORTHS)
+        first = play.setup_context(set_record)
+        first["error"] = "changed by one page"
+        first["record"] = None
+        again = play.setup_context(set_record)
+    assert "error" not in again and again["record"] is set_record
+
+
 @pytest.mark.parametrize(
     ("slug", "size", "matches_by"),
     [(WOOLWORTHS, 43, "picture"), (STANDARD, 52, "rank"), (TWIZZLES, None, "family")],

@@ -8,7 +8,6 @@ from typing import Any
 from flask import Flask
 
 from kiosk.config import DEFAULTS, DEV_SECRET, ROOT, from_environment
-from kiosk.web.urls import KioskFlask
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
@@ -16,6 +15,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     Outside debug and testing the development secret is refused: anyone could forge tokens.
     """
+    from kiosk.web.urls import KioskFlask  # here, so the engines import without the web layer
+
     app = KioskFlask(
         __name__,
         template_folder=str(ROOT / "templates"),

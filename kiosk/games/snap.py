@@ -622,7 +622,7 @@ def _settle(s: SnapState, events: list[Event] | None) -> None:
     humans = o.humans
     mistaken: list[tuple[float, int, str]] = []
     for kind, present in (("pool", w.pool), ("snap", w.snap)):
-        valid = [c for c in calls if c[2] == kind] if calls else calls
+        valid = [c for c in calls if c[2] == kind]
         if not present:
             mistaken += valid
             continue
@@ -663,9 +663,8 @@ def _settle(s: SnapState, events: list[Event] | None) -> None:
                 winner = s.rng.choice(exact)
                 broken = True
         _win_snap(s, winner, order, w.turn, tied, broken, events)
-    if mistaken:
-        for ms, p, kind in sorted(mistaken):
-            _penalise(s, p, kind, ms, w.turn, events)
+    for ms, p, kind in sorted(mistaken):
+        _penalise(s, p, kind, ms, w.turn, events)
     _check_out(s, events)
     _check_end(s, events)
     if not s.over and s.out[s.current]:
@@ -674,22 +673,11 @@ def _settle(s: SnapState, events: list[Event] | None) -> None:
 
 def _win_snap(s, winner, order, turn, tied, broken, events) -> None:
     seats = _matches(s)
-    if events is None:  # replay: only the cards move
-        down = s.down[winner]
-        if seats == [-1]:
-            down[:0] = s.centre[::-1]
-            s.centre = []
-        else:
-            for p in seats:
-                down[:0] = s.up[p][::-1]
-                s.up[p] = []
-        s.snaps += 1
-        return
-    moves: list = []
-    tops = [s.centre[-1], s.centre[-2]] if seats == [-1] else [s.up[p][-1] for p in seats]
-    keys = sorted({s.match[c] for c in tops})
+    moves: list | None = [] if events is not None else None
+    central = seats == [-1]
+    tops = [s.centre[-1], s.centre[-2]] if central else [s.up[p][-1] for p in seats]
     count = 0
-    if seats == [-1]:
+    if central:
         count = len(s.centre)
         _to_bottom(s, winner, "centre", s.centre, moves)
         s.centre = []
@@ -699,12 +687,13 @@ def _win_snap(s, winner, order, turn, tied, broken, events) -> None:
             _to_bottom(s, winner, f"up:{p}", s.up[p], moves)
             s.up[p] = []
     s.snaps += 1
-    events.append(Event("snap", {
-        "player": winner, "turn": turn, "matches": keys, "tops": tops,
-        "from": ["centre"] if seats == [-1] else [f"up:{p}" for p in seats],
-        "won": count, "calls": order, "tie": tied, "tie_broken_by_lot": broken,
-        "moves": moves,
-    }))  # fmt: skip
+    if events is not None:
+        events.append(Event("snap", {
+            "player": winner, "turn": turn, "matches": sorted({s.match[c] for c in tops}),
+            "tops": tops, "from": ["centre"] if central else [f"up:{p}" for p in seats],
+            "won": count, "calls": order, "tie": tied, "tie_broken_by_lot": broken,
+            "moves": moves,
+        }))  # fmt: skip
 
 
 def _form_pool(s, order, players, turn, events) -> None:

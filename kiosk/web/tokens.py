@@ -30,10 +30,12 @@ from typing import Any
 
 from flask import current_app
 
+from kiosk.games.registry import ENGINES
+
 FORMAT = 1  # bump when the record's shape changes: older tokens then read as malformed
 MAX_TOKEN_CHARS = 64_000  # far beyond any real game: a longer token is refused unread
 SALT = "kiosk.game-record."  # + the game's name
-GAMES = ("snap", "happy-families", "snitchems")
+GAMES = tuple(ENGINES)  # every game's tokens: another game's is told apart from a tampered one
 
 
 class BadToken(Exception):

@@ -25,17 +25,17 @@ import http.server
 import json
 import os
 import shutil
-import signal
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import threading
-import time
-import urllib.request
 from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks import servers
 
 ROOT = Path(__file__).resolve().parents[1]
 HERE = Path(__file__).resolve().parent / "lighthouse"
@@ -75,43 +75,10 @@ def ensure_lighthouse() -> None:
     subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=HERE, check=True)
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def start_kiosk(port: int) -> subprocess.Popen[bytes]:
     """``kiosk run`` (waitress) in its own process group; wait until it answers."""
-    proc = subprocess.Popen(
-        [str(ROOT / ".venv" / "bin" / "kiosk"), "run", "--port", str(port)],
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        start_new_session=True,
-    )
-    for _ in range(150):
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1) as r:
-                if r.status == 200:
-                    return proc
-        except OSError:
-            pass
-        if proc.poll() is not None:
-            raise RuntimeError("kiosk run exited")
-        time.sleep(0.1)
-    stop(proc)
-    raise RuntimeError("kiosk run did not answer")
-
-
-def stop(proc: subprocess.Popen[bytes]) -> None:
-    """End the server's process group."""
-    if proc.poll() is None:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(5)
+    return servers.start([str(ROOT / ".venv" / "bin" / "kiosk"), "run", "--port", str(port)],
+                         port, "kiosk run")  # fmt: skip
 
 
 def start_baseline(folder: str) -> tuple[http.server.ThreadingHTTPServer, str]:
@@ -208,7 +175,7 @@ def main() -> None:
     ensure_lighthouse()
     version = json.loads((HERE / "node_modules" / "lighthouse" / "package.json").read_text())
     RESULTS.mkdir(parents=True, exist_ok=True)
-    port = free_port()
+    port = servers.free_port()
     proc = start_kiosk(port)
     folder = tempfile.mkdtemp(prefix="lighthouse-baseline-")
     baseline = None
@@ -250,7 +217,7 @@ def main() -> None:
                         known += [d for d in details if d not in known]
                         seen[line] = ([*values, shown.replace("\xa0", " ")], known)
     finally:
-        stop(proc)
+        servers.stop(proc)
         if baseline is not None:
             baseline.shutdown()
         shutil.rmtree(folder, ignore_errors=True)

@@ -52,7 +52,6 @@ import json
 import os
 import re
 import secrets
-import signal
 import socket
 import statistics
 import subprocess
@@ -68,9 +67,10 @@ sys.path.insert(0, str(ROOT))
 SECRET = "bench-load-" + secrets.token_hex(16)
 os.environ["KIOSK_SECRET_KEY"] = SECRET  # the server and the token maker share it
 
+from benchmarks import servers  # noqa: E402
 from benchmarks.bench_app import STATS, TRIVIAL, make_app  # noqa: E402
-from kiosk.games import snap  # noqa: E402
-from kiosk.web import play, tokens  # noqa: E402
+from benchmarks.long_games import played  # noqa: E402
+from kiosk.web import tokens  # noqa: E402
 
 SET = "misc-869-1986"
 SET_PAGE = f"/sets/{SET}"
@@ -292,46 +292,17 @@ def pct(values: list[float], p: float) -> float:
 
 
 def long_games(count: int, actions: int, first: int = 0) -> list[dict[str, str]]:
-    """Forms for ``count`` real Woolworths games ``actions`` actions in, as the page posts them.
-
-    One visitor against two medium computer players, played through the same functions the
-    views use (the visitor calls Snap! on every third match); the kiosk's turn bound is
-    lifted so a game can last that long. The form's ``act`` is what the page would send
-    next: ``next`` when its Next button is enabled, else ``turn``. Nonces start at ``first``,
-    so two calls can make games that share nothing.
-    """
+    """Forms for ``count`` real Woolworths games ``actions`` actions in, as the page posts them
+    (see ``benchmarks/long_games.py``). Nonces start at ``first``, so two calls can make games
+    that share nothing."""
     app = make_app()
     forms: list[dict[str, str]] = []
-    with app.test_request_context():
-        set_record = play.set_or_404(SET)
-        deck = play.deck_of(set_record)
-        for attempt in range(first, first + 50 * count):
-            if len(forms) == count:
-                break
-            record = play.start_record(SET, deck, "woolworths", 2, "medium")
-            record = tokens.GameRecord(**{
-                **record.__dict__,
-                "nonce": f"bench-load-{attempt}",
-                "options": {**record.options, "max_turns": None},
-            })  # fmt: skip
-            options = snap.options_from_json(record.options)
-            state, _ = snap.new_game(deck, options, tokens.seed_for(record.nonce))
-            game = play.Game(record, state, [])
-            while len(game.record.actions) < actions and not state.over:
-                w = state.window
-                n = len(game.record.actions)
-                if w is not None and w.snap and not w.calls and n % 3 == 0 and not state.out[0]:
-                    action = {"type": "call", "player": 0, "turn": w.turn, "reaction_ms": 500.0}
-                else:
-                    action = play.next_action(game)
-                    if action is None and state.out[0]:
-                        break
-                    action = action or {"type": "turn", "player": 0}
-                play.play(game, action)
-            if state.over or len(game.record.actions) < actions:
-                continue
-            what = "next" if play.next_action(game) is not None else "turn"
-            forms.append({"token": tokens.dump(game.record), "act": what})
+    for attempt in range(first, first + 50 * count):
+        if len(forms) == count:
+            break
+        found = played(app, f"bench-load-{attempt}", actions)
+        if found is not None:
+            forms.append({"token": found[0], "act": found[1]})
     if len(forms) < count:
         raise RuntimeError("not enough games lasted long enough")
     return forms
@@ -383,58 +354,24 @@ def check_gzip() -> int:
 # --------------------------------------------------------------------------- the server
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def start_gunicorn(port: int, workers: int, threads: int, app: str) -> subprocess.Popen[bytes]:
     """gunicorn from .venv, gthread workers, in its own process group (so it can be ended)."""
     gunicorn = ROOT / ".venv" / "bin" / "gunicorn"
     path = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
     env = {**os.environ, "PYTHONPATH": path, "KIOSK_SECRET_KEY": SECRET}
-    proc = subprocess.Popen(
-        [
-            str(gunicorn),
-            "--workers", str(workers),
-            "--worker-class", "gthread",
-            "--threads", str(threads),
-            "--worker-connections", "1000",
-            "--keep-alive", "5",
-            "--backlog", "2048",
-            "--bind", f"127.0.0.1:{port}",
-            "--log-level", "warning",
-            app,
-        ],
-        cwd=ROOT,
-        env=env,
-        start_new_session=True,
-    )  # fmt: skip
-    for _ in range(150):  # wait for it to answer (15 s at most)
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2) as s:
-                s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-                if s.recv(64).startswith(b"HTTP/1.1 200"):
-                    return proc
-        except OSError:
-            pass
-        if proc.poll() is not None:
-            raise RuntimeError("gunicorn exited")
-        time.sleep(0.1)
-    stop(proc)
-    raise RuntimeError("gunicorn did not answer")
-
-
-def stop(proc: subprocess.Popen[bytes]) -> None:
-    """End gunicorn and its workers (its own process group)."""
-    if proc.poll() is None:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(15)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(5)
+    argv = [
+        str(gunicorn),
+        "--workers", str(workers),
+        "--worker-class", "gthread",
+        "--threads", str(threads),
+        "--worker-connections", "1000",
+        "--keep-alive", "5",
+        "--backlog", "2048",
+        "--bind", f"127.0.0.1:{port}",
+        "--log-level", "warning",
+        app,
+    ]  # fmt: skip
+    return servers.start(argv, port, "gunicorn", env=env)
 
 
 def worker_pids(proc: subprocess.Popen[bytes]) -> list[int]:
@@ -525,7 +462,7 @@ def main() -> None:
         f"chars) in {time.perf_counter() - t:.1f} s; set page gzipped to {gz_size} bytes"
     )
 
-    port = free_port()
+    port = servers.free_port()
     host = f"127.0.0.1:{port}"
     proc = start_gunicorn(port, args.workers, args.threads, args.app)
     try:
@@ -610,7 +547,7 @@ def main() -> None:
                 f"  (target >= {target})"
             )
     finally:
-        stop(proc)
+        servers.stop(proc)
 
 
 if __name__ == "__main__":

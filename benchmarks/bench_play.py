@@ -41,10 +41,7 @@ import os
 import random
 import re
 import shutil
-import signal
-import socket
 import statistics
-import subprocess
 import sys
 import threading
 import time
@@ -57,9 +54,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks import long_games, servers  # noqa: E402
 from benchmarks.bench_load import cpu_seconds, worker_pids  # noqa: E402
 from kiosk import create_app  # noqa: E402
-from kiosk.games import snap  # noqa: E402
 from kiosk.web import play, tokens  # noqa: E402
 
 SECRET = "bench-play-secret"
@@ -95,33 +92,10 @@ def pct(values: list[float], p: float) -> float:
 def long_record(app: Any, actions: int = 500, first: int = 0) -> str:
     """A token for a Woolworths game, one visitor against two computers, ``actions`` long
     (the first such game dealt from nonce ``bench-<first>`` on)."""
-    with app.test_request_context():
-        set_record = play.set_or_404(SET)
-        deck = play.deck_of(set_record)
-        for attempt in range(first, first + 200):
-            record = play.start_record(SET, deck, "woolworths", 2, "medium")
-            record = tokens.GameRecord(**{
-                **record.__dict__,
-                "nonce": f"bench-{attempt}",
-                "options": {**record.options, "max_turns": None},
-            })  # fmt: skip
-            options = snap.options_from_json(record.options)
-            state, _ = snap.new_game(deck, options, tokens.seed_for(record.nonce))
-            game = play.Game(record, state, [])
-            n = 0
-            while n < actions and not state.over:
-                w = state.window
-                if w is not None and w.snap and not w.calls and n % 3 == 0 and not state.out[0]:
-                    action = {"type": "call", "player": 0, "turn": w.turn, "reaction_ms": 500.0}
-                else:
-                    action = play.next_action(game)
-                    if action is None and state.out[0]:
-                        break
-                    action = action or {"type": "turn", "player": 0}
-                play.play(game, action)
-                n = len(game.record.actions)
-            if not state.over and n >= actions:
-                return tokens.dump(game.record)
+    for attempt in range(first, first + 200):
+        found = long_games.played(app, f"bench-{attempt}", actions)
+        if found is not None:
+            return found[0]
     raise RuntimeError("no game lasted long enough")
 
 
@@ -265,31 +239,13 @@ waitress.serve(app, host="127.0.0.1", port=int(sys.argv[2]), threads=8)
 @contextlib.contextmanager
 def kiosk_process(config: dict[str, Any]) -> Iterator[str]:
     """The app served as `kiosk run` serves it, in its own process group; yields its URL."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    proc = subprocess.Popen(
-        [sys.executable, "-c", SERVE_LIKE_KIOSK_RUN, json.dumps(config), str(port)],
-        cwd=ROOT, stdout=subprocess.DEVNULL, start_new_session=True,
-    )  # fmt: skip
-    url = f"http://127.0.0.1:{port}"
+    port = servers.free_port()
+    proc = servers.start([sys.executable, "-c", SERVE_LIKE_KIOSK_RUN, json.dumps(config),
+                          str(port)], port, "the kiosk process")  # fmt: skip
     try:
-        for _ in range(150):  # 15 s at most
-            try:
-                with urllib.request.urlopen(f"{url}/healthz", timeout=1) as response:
-                    if response.status == 200:
-                        break
-            except OSError:
-                if proc.poll() is not None:
-                    raise RuntimeError("the kiosk process exited") from None
-            time.sleep(0.1)
-        else:
-            raise RuntimeError("the kiosk process did not answer")
-        yield url
+        yield f"http://127.0.0.1:{port}"
     finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGTERM)
-            proc.wait(10)
+        servers.stop(proc)
 
 
 def _paint_samples(url: str, chromium: str, samples: int, seconds: float) -> list[dict]:
@@ -411,12 +367,6 @@ def bench_paint(samples: int = 30, seconds: float = 120.0, rounds: int = 3) -> d
 # --------------------------------------------------------------------------- 3. gunicorn
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 FORM_HEADERS = {"Content-Type": "application/x-www-form-urlencoded"}
 TURN_RE = re.compile(r'name="turn" value="(\d+)"')
 AGAIN_RE = re.compile(r'name="(variant|level|bots)" value="([^"]*)"')
@@ -512,20 +462,12 @@ def bench_gunicorn(rounds: int = 3, max_requests: int = 1500, max_seconds: float
     """Game actions against a trivial route under gunicorn (two sync workers, production
     settings), interleaved in rounds; games played on, and the same token posted again."""
     gunicorn = shutil.which("gunicorn", path=str(ROOT / ".venv" / "bin")) or "gunicorn"
-    port = free_port()
+    port = servers.free_port()
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen(
-        [gunicorn, "--workers", "2", "--bind", f"127.0.0.1:{port}", "--log-level", "warning",
-         "benchmarks.bench_play:make_app()"],
-        cwd=ROOT, env=env, start_new_session=True,
-    )  # fmt: skip
+    proc = servers.start([gunicorn, "--workers", "2", "--bind", f"127.0.0.1:{port}",
+                          "--log-level", "warning", "benchmarks.bench_play:make_app()"],
+                         port, "gunicorn", env=env)  # fmt: skip
     try:
-        for _ in range(100):  # wait for it to listen (10 s at most)
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                    break
-            except OSError:
-                time.sleep(0.1)
         app = make_app()
         firsts = [{"token": long_record(app, first=1000 * n), "act": "next"}
                   for n in range(threads)]  # fmt: skip
@@ -551,8 +493,7 @@ def bench_gunicorn(rounds: int = 3, max_requests: int = 1500, max_seconds: float
                 figures.append(rps)
                 errors += err
     finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        proc.wait(10)
+        servers.stop(proc)
     return {
         "trivial_rps": statistics.median(trivial),
         "game_action_rps": statistics.median(game),

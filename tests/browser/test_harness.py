@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+import os
 import socket
 
 import pytest
@@ -54,6 +56,17 @@ def test_make_server_serves_its_own_config_on_another_port(make_server, live_ser
     assert head.startswith("HTTP/1.1 200")
     assert "frame-ancestors http://localhost:*" in head
     other.stop()
+    with pytest.raises(OSError):
+        socket.create_connection(("127.0.0.1", other.port), timeout=2).close()
+
+
+def test_a_server_whose_trigger_is_gone_still_stops(make_server):
+    """Once in CI waitress's wake-up pipe had lost its descriptor before stop() pulled it."""
+    other = make_server()
+    os.close(other._server.trigger.trigger)  # the pipe's write end, closed under waitress
+    other.stop()
+    gc.collect()  # nothing left unclosed to warn about (warnings are errors here)
+    assert not other._thread.is_alive()
     with pytest.raises(OSError):
         socket.create_connection(("127.0.0.1", other.port), timeout=2).close()
 

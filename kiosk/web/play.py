@@ -27,7 +27,7 @@ from kiosk.games import snap, snap_bots
 from kiosk.games.cards import Card
 from kiosk.games.core import Event, GameError
 from kiosk.web import content, tokens
-from kiosk.web.cards import card_src
+from kiosk.web.cards import back_src, card_src
 
 bp = Blueprint("play", __name__)
 
@@ -517,9 +517,10 @@ def headline(words: list[str]) -> str | None:
     return (outcomes or words or [None])[-1]
 
 
-def pace_ms(game: Game) -> int | None:
-    """How long the page waits before posting "Next" (None: it waits for the visitor)."""
-    if game.state.over or next_action(game) is None:
+def pace_ms(game: Game, upcoming: dict[str, Any] | None = None) -> int | None:
+    """How long the page waits before posting "Next" (None: it waits for the visitor);
+    ``upcoming``: :func:`next_action`, if the caller has it already."""
+    if game.state.over or (upcoming or next_action(game)) is None:
         return None
     override = current_app.config.get("PLAY_PACE_MS")
     pace = int(override) if override else PACE_MS[game.options.level]
@@ -531,40 +532,83 @@ def pace_ms(game: Game) -> int | None:
 # ----------------------------------------------------------------- rendering
 
 
-def table(game: Game, set_record: SetRecord, note: str | None = None) -> dict[str, Any]:
+class CardLooks:
+    """How a set's cards show on the table (picture URL, name), each worked out once: one per
+    set, content version and mount point (kept with the setup context)."""
+
+    def __init__(self, set_record: SetRecord) -> None:
+        self.set_record = set_record
+        self._srcs: dict[str, str] = {}
+        self._looks: dict[str, SimpleNamespace] = {}
+
+    def src(self, face: str) -> str:
+        """The URL of a card picture (an engine card's ``face`` key)."""
+        found = self._srcs.get(face)
+        if found is None:
+            found = self._srcs[face] = card_src(face)
+        return found
+
+    def look(self, card: dict[str, Any] | None) -> SimpleNamespace | None:
+        """A card of the engine's view as the table shows it: ``id``, ``src`` and ``alt``."""
+        if card is None:
+            return None
+        found = self._looks.get(card["id"])
+        if found is None:
+            found = SimpleNamespace(
+                id=card["id"], src=self.src(card["face"]), alt=card_alt(card, self.set_record)
+            )
+            self._looks[card["id"]] = found
+        return found
+
+
+
+def table(game: Game, set_record: SetRecord, note: str | None = None,
+          looks: CardLooks | None = None) -> dict[str, Any]:  # fmt: skip
     """Everything the table template shows, from the visitor's view of the game."""
     s = game.state
     o = s.options
     v = snap.view(s, HUMAN)
+    looks = looks or CardLooks(set_record)
+    look = looks.look
     who = names(o)
-    turned = {e.data["player"]: e.data["card"] for e in game.events if e.type == "turn"}
-    seats = []
+    turned = {e.data["player"] for e in game.events if e.type == "turn"}
+    current = None if o.speed else v["current"]
+    seats = []  # objects, not dicts: Jinja tries an attribute first, and on a dict that fails
     for info in v["players"]:
         p = info["seat"]
-        top = info["top"]
-        seats.append({
-            **info,
-            "name": who[p],
-            "label": "Your cards" if p == HUMAN else f"{who[p]}'s cards",
-            "top_alt": card_alt(top, set_record),
-            "top_src": card_src(top["face"]) if top else None,
-            "top_vt": f"card-{top['id']}" if top else None,
-            "turned": p in turned,
-            "current": v["current"] == p and not o.speed,
-            "level_title": None if p == HUMAN else snap_bots.LEVEL_INFO[info["level"]].title,
-        })  # fmt: skip
+        top = look(info["top"])
+        seats.append(SimpleNamespace(
+            **{**info, "top": top, "current": current == p},
+            name=who[p],
+            label="Your cards" if p == HUMAN else f"{who[p]}'s cards",
+            top_alt=top.alt if top else "",
+            top_src=top.src if top else None,
+            top_vt=f"card-{top.id}" if top else None,
+            turned=p in turned,
+            level_title=None if p == HUMAN else snap_bots.LEVEL_INFO[info["level"]].title,
+        ))  # fmt: skip
     centre = v["centre"]
     if centre:
-        for key in ("top", "below"):
-            card = centre[key]
-            centre[key + "_alt"] = card_alt(card, set_record)
-            centre[key + "_src"] = card_src(card["face"]) if card else None
-    pool = v["pool"]
-    pool["top_alt"] = card_alt(pool["top"], set_record)
-    pool["top_src"] = card_src(pool["top"]["face"]) if pool["top"] else None
-    shown = {c["id"] for c in (pool["top"], *(x["top"] for x in v["players"])) if c}
+        below, top = look(centre["below"]), look(centre["top"])
+        centre = SimpleNamespace(
+            count=centre["count"],
+            top=top,
+            top_alt=top.alt if top else "",
+            top_src=top.src if top else None,
+            below=below,
+            below_alt=below.alt if below else "",
+            below_src=below.src if below else None,
+        )
+    pool_top = look(v["pool"]["top"])
+    pool = SimpleNamespace(
+        count=v["pool"]["count"],
+        top=pool_top,
+        top_alt=pool_top.alt if pool_top else "",
+        top_src=pool_top.src if pool_top else None,
+    )
+    shown = {c.id for c in (pool_top, *(seat.top for seat in seats)) if c}
     if centre:
-        shown |= {c["id"] for c in (centre["top"], centre["below"]) if c}
+        shown |= {c.id for c in (centre.top, centre.below) if c}
     ghosts: dict[int, list[str]] = {}  # cards just won, drawn over the winner's pack
     for e in game.events:
         won = e.data.get("tops", []) if e.type == "snap" else []
@@ -573,19 +617,18 @@ def table(game: Game, set_record: SetRecord, note: str | None = None) -> dict[st
         ghosts.setdefault(e.data.get("player", -1), []).extend(c for c in won if c not in shown)
     faces = []
     if s.turn == 0:  # the first table preloads every face, so no turned card waits to load
-        faces = sorted({card_src(c.face) for c in s.cards.values() if c.face})
+        faces = sorted({looks.src(c.face) for c in s.cards.values() if c.face})
     last = _last_turner(game)
     words = sentences(game, who, set_record)
     if note:
         words.append(note)
-    legal = {a["type"] for a in snap.legal_actions(s, HUMAN)}
-    variant = snap.VARIANTS[o.variant]
+    legal = v["actions"]
+    nxt = next_action(game)
     return {
-        # objects, not dicts: Jinja tries an attribute first, and on a dict that fails
-        "view": _fields(v),
-        "seats": [_fields(seat) for seat in seats],
-        "centre": _fields(centre) if centre else None,
-        "pool": _fields(pool),
+        "view": SimpleNamespace(kitty=v["kitty"]),
+        "seats": seats,
+        "centre": centre,
+        "pool": pool,
         "words": words,
         "ghosts": ghosts,
         "faces": faces,
@@ -601,12 +644,12 @@ def table(game: Game, set_record: SetRecord, note: str | None = None) -> dict[st
         "central": o.layout == "central",
         "speed": o.speed,
         "auto": bool(game.record.settings.get("auto")),
-        "pace": pace_ms(game),
-        "waiting_for_you": not s.over and next_action(game) is None,
+        "pace": pace_ms(game, nxt),
+        "waiting_for_you": not s.over and nxt is None,
         "over": s.over,
         "result": result_words(s, who) if s.over else None,
         "you_won": s.over and HUMAN in s.winners,
-        "variant": variant,
+        "variant": snap.VARIANTS[o.variant],
         "options": o,
         "max_turns": o.max_turns,
         "turns_left": None if o.max_turns is None else max(0, o.max_turns - s.turn),
@@ -614,17 +657,6 @@ def table(game: Game, set_record: SetRecord, note: str | None = None) -> dict[st
         "bots": o.players - 1,
         "level": o.level,
     }
-
-
-def _fields(data: dict[str, Any]) -> SimpleNamespace:
-    """A dict as an object whose keys are attributes (a card inside one too, for its id)."""
-    return SimpleNamespace(**{
-        k: SimpleNamespace(**value) if k in _CARD_KEYS and value else value
-        for k, value in data.items()
-    })  # fmt: skip
-
-
-_CARD_KEYS = frozenset({"top", "below"})
 
 
 def _last_turner(game: Game) -> int | None:
@@ -671,13 +703,17 @@ def _setup_context(set_record: SetRecord) -> dict[str, Any]:
         "default_level": DEFAULT_LEVEL,
         "default_bots": DEFAULT_BOTS,
         "max_turns": bound(),
+        # the table's parts that depend only on the set and the mount point
+        "act_url": url_for("play.act_post", slug=set_record.key),
+        "back": back_src(set_record),
+        "card_looks": CardLooks(set_record),
     }
 
 
 def render_game(game: Game, set_record: SetRecord, note: str | None = None, status: int = 200):
     """The game page (or, for htmx, just its main content: base.html decides)."""
     ctx = setup_context(set_record)
-    ctx.update(table(game, set_record, note))
+    ctx.update(table(game, set_record, note, ctx["card_looks"]))
     headers = request.headers
     if headers.get("HX-Request") == "true" and headers.get("HX-Boosted") != "true":
         # the table's own form (hx-select="#game"): #game alone is all htmx will take

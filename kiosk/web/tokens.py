@@ -35,6 +35,9 @@ from kiosk.games.registry import ENGINES
 FORMAT = 1  # bump when the record's shape changes: older tokens then read as malformed
 MAX_TOKEN_CHARS = 64_000  # far beyond any real game: a longer token is refused unread
 SALT = "kiosk.game-record."  # + the game's name
+# A token may come from another machine whose clock runs a little ahead: a stamp up to this
+# many seconds in the future still reads (further ahead, something is wrong: "expired").
+CLOCK_SKEW_S = 120
 GAMES = tuple(ENGINES)  # every game's tokens: another game's is told apart from a tampered one
 
 
@@ -243,7 +246,7 @@ def load(token: Any, game: str) -> GameRecord:
     except Exception as exc:  # a token that is not even shaped like one
         raise BadToken("malformed", type(exc).__name__) from None
     age = int(time.time()) - stamp
-    if age > max_age() or age < 0:
+    if age > max_age() or age < -CLOCK_SKEW_S:
         raise BadToken("expired", "the game is older than the maximum age")
     try:
         packed = payload.startswith(b".")

@@ -561,7 +561,6 @@ class CardLooks:
         return found
 
 
-
 def table(game: Game, set_record: SetRecord, note: str | None = None,
           looks: CardLooks | None = None) -> dict[str, Any]:  # fmt: skip
     """Everything the table template shows, from the visitor's view of the game."""
@@ -580,12 +579,10 @@ def table(game: Game, set_record: SetRecord, note: str | None = None,
         seats.append(SimpleNamespace(
             **{**info, "top": top, "current": current == p},
             name=who[p],
-            label="Your cards" if p == HUMAN else f"{who[p]}'s cards",
             top_alt=top.alt if top else "",
             top_src=top.src if top else None,
             top_vt=f"card-{top.id}" if top else None,
             turned=p in turned,
-            level_title=None if p == HUMAN else snap_bots.LEVEL_INFO[info["level"]].title,
         ))  # fmt: skip
     centre = v["centre"]
     if centre:

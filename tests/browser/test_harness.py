@@ -86,7 +86,10 @@ def test_inline_script_is_reported_as_a_csp_violation(page, page_errors, live_se
 def test_console_errors_uncaught_exceptions_and_404s_are_recorded(page, page_errors, live_server):
     page.goto(live_server.url + "/")
     page.evaluate("() => console.error('deliberate console error')")
-    page.evaluate("() => { setTimeout(() => { throw new Error('deliberate throw') }, 0) }")
+    # thrown from a timer: wait for it before leaving the page, or a busy machine may
+    # navigate away before the timer fires (the throw then never happens)
+    with page.expect_event("pageerror"):
+        page.evaluate("() => { setTimeout(() => { throw new Error('deliberate throw') }, 0) }")
     page.goto(live_server.url + "/no-such-page-for-the-harness")
     page.wait_for_timeout(100)
     assert any("deliberate console error" in line for line in page_errors.console)

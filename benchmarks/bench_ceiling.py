@@ -17,7 +17,6 @@ give; the header exists only in this benchmark's app, never in the product.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
 from pathlib import Path
@@ -79,12 +78,8 @@ class NoTemplate(bench_play.Visitor):
 
 
 def bench(rounds: int = 8, seconds: float = 4.0, threads: int = 8) -> dict[str, float]:
-    gunicorn = str(ROOT / ".venv" / "bin" / "gunicorn")
-    port = servers.free_port()
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = servers.start([gunicorn, "--workers", "2", "--bind", f"127.0.0.1:{port}",
-                          "--log-level", "warning", "benchmarks.bench_ceiling:make_app()"],
-                         port, "gunicorn", env=env)  # fmt: skip
+    """The three crowds in turn for ``rounds`` rounds: medians, ratios, and the workers' CPU."""
+    proc, port = bench_play.start_gunicorn("benchmarks.bench_ceiling:make_app()")
     try:
         app = bench_play.make_app()
         firsts = [{"token": bench_play.long_record(app, first=1000 * n), "act": "next"}

@@ -457,16 +457,22 @@ def load(port: int, visitors: list[Visitor], *, max_requests: int, max_seconds: 
     return done[0] / elapsed, errors[0]
 
 
-def bench_gunicorn(rounds: int = 3, max_requests: int = 1500, max_seconds: float = 8.0,
-                   threads: int = 8) -> dict[str, float]:  # fmt: skip
-    """Game actions against a trivial route under gunicorn (two sync workers, production
-    settings), interleaved in rounds; games played on, and the same token posted again."""
+def start_gunicorn(app: str) -> tuple[Any, int]:
+    """gunicorn from .venv serving ``app`` with two sync workers and production settings,
+    started and answering: its process and its port."""
     gunicorn = shutil.which("gunicorn", path=str(ROOT / ".venv" / "bin")) or "gunicorn"
     port = servers.free_port()
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = servers.start([gunicorn, "--workers", "2", "--bind", f"127.0.0.1:{port}",
-                          "--log-level", "warning", "benchmarks.bench_play:make_app()"],
-                         port, "gunicorn", env=env)  # fmt: skip
+                          "--log-level", "warning", app], port, "gunicorn", env=env)  # fmt: skip
+    return proc, port
+
+
+def bench_gunicorn(rounds: int = 3, max_requests: int = 1500, max_seconds: float = 8.0,
+                   threads: int = 8) -> dict[str, float]:  # fmt: skip
+    """Game actions against a trivial route under gunicorn (two sync workers, production
+    settings), interleaved in rounds; games played on, and the same token posted again."""
+    proc, port = start_gunicorn("benchmarks.bench_play:make_app()")
     try:
         app = make_app()
         firsts = [{"token": long_record(app, first=1000 * n), "act": "next"}

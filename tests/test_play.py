@@ -141,6 +141,25 @@ def test_the_notice_made_once_links_inside_the_embed_too(client):
     assert plain.find(class_="game__flagged").find("a", href="/notes/golliwog")
 
 
+def test_card_pictures_kept_per_mount_point_stay_inside_the_embed(client):
+    """Each card's picture URL is worked out once per set and mount point: the embedded game's
+    faces (preloaded and turned) come from /embed/, the kiosk's own game's do not."""
+
+    def pictures(response) -> list[str]:
+        page = soup(response)
+        game = page.find(id="game")
+        preloaded = (game.get("data-faces") or "").split()
+        return preloaded + [img["src"] for img in game.select("img.card-img")]
+
+    for mount in ("/embed", "", "/embed"):  # the embed again, after the kiosk's own
+        first = client.post(f"{mount}/sets/{STANDARD}/play", data={"bots": "1"})
+        turned = client.post(f"{mount}/sets/{STANDARD}/play/act",
+                             data={"token": token_of(first), "act": "turn"})  # fmt: skip
+        srcs = pictures(first) + pictures(turned)
+        assert any("/back" not in src for src in pictures(turned)), srcs  # a face is shown
+        assert all(src.startswith(f"{mount}/cards/") for src in srcs), (mount, srcs)
+
+
 def test_the_setup_context_is_a_fresh_dict_each_time(app):
     with app.test_request_context():
         set_record = play.set_or_404(WOOLWORTHS)

@@ -517,10 +517,9 @@ def headline(words: list[str]) -> str | None:
     return (outcomes or words or [None])[-1]
 
 
-def pace_ms(game: Game, upcoming: dict[str, Any] | None = None) -> int | None:
-    """How long the page waits before posting "Next" (None: it waits for the visitor);
-    ``upcoming``: :func:`next_action`, if the caller has it already."""
-    if game.state.over or (upcoming or next_action(game)) is None:
+def pace_ms(game: Game) -> int | None:
+    """How long the page waits before posting "Next" (None: it waits for the visitor)."""
+    if game.state.over or next_action(game) is None:
         return None
     override = current_app.config.get("PLAY_PACE_MS")
     pace = int(override) if override else PACE_MS[game.options.level]
@@ -561,13 +560,12 @@ class CardLooks:
         return found
 
 
-def table(game: Game, set_record: SetRecord, note: str | None = None,
-          looks: CardLooks | None = None) -> dict[str, Any]:  # fmt: skip
+def table(game: Game, set_record: SetRecord, looks: CardLooks,
+          note: str | None = None) -> dict[str, Any]:  # fmt: skip
     """Everything the table template shows, from the visitor's view of the game."""
     s = game.state
     o = s.options
     v = snap.view(s, HUMAN)
-    looks = looks or CardLooks(set_record)
     look = looks.look
     who = names(o)
     turned = {e.data["player"] for e in game.events if e.type == "turn"}
@@ -620,7 +618,7 @@ def table(game: Game, set_record: SetRecord, note: str | None = None,
     if note:
         words.append(note)
     legal = v["actions"]
-    nxt = next_action(game)
+    pace = pace_ms(game)
     return {
         "view": SimpleNamespace(kitty=v["kitty"]),
         "seats": seats,
@@ -641,8 +639,8 @@ def table(game: Game, set_record: SetRecord, note: str | None = None,
         "central": o.layout == "central",
         "speed": o.speed,
         "auto": bool(game.record.settings.get("auto")),
-        "pace": pace_ms(game, nxt),
-        "waiting_for_you": not s.over and nxt is None,
+        "pace": pace,
+        "waiting_for_you": not s.over and pace is None,  # no "Next" to wait for
         "over": s.over,
         "result": result_words(s, who) if s.over else None,
         "you_won": s.over and HUMAN in s.winners,
@@ -710,7 +708,7 @@ def _setup_context(set_record: SetRecord) -> dict[str, Any]:
 def render_game(game: Game, set_record: SetRecord, note: str | None = None, status: int = 200):
     """The game page (or, for htmx, just its main content: base.html decides)."""
     ctx = setup_context(set_record)
-    ctx.update(table(game, set_record, note, ctx["card_looks"]))
+    ctx.update(table(game, set_record, ctx["card_looks"], note))
     headers = request.headers
     if headers.get("HX-Request") == "true" and headers.get("HX-Boosted") != "true":
         # the table's own form (hx-select="#game"): #game alone is all htmx will take

@@ -246,8 +246,10 @@ def load(token: Any, game: str) -> GameRecord:
     except Exception as exc:  # a token that is not even shaped like one
         raise BadToken("malformed", type(exc).__name__) from None
     age = int(time.time()) - stamp
-    if age > max_age() or age < -CLOCK_SKEW_S:
+    if age > max_age():
         raise BadToken("expired", "the game is older than the maximum age")
+    if age < -CLOCK_SKEW_S:
+        raise BadToken("expired", "the token is stamped further in the future than clocks drift")
     try:
         packed = payload.startswith(b".")
         data = _unb64(payload[1:] if packed else payload)

@@ -69,9 +69,10 @@ def find_chromium() -> str | None:
 
 
 def _close_channels(server: Any) -> None:
-    """Close every channel of a waitress server from outside its loop, tolerating descriptors
-    that are already closed; the loop ends once its map is empty."""
-    for channel in list(server._map.values()):
+    """Close every channel of a waitress server from outside its loop, its wake-up pipe too
+    (even if it has left the map), tolerating descriptors that are already closed; the loop
+    ends once its map is empty."""
+    for channel in {*server._map.values(), server.trigger}:
         with contextlib.suppress(OSError):
             channel.close()
         wrapper = getattr(channel, "socket", None)  # a file dispatcher's duplicated descriptor

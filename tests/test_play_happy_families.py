@@ -12,6 +12,7 @@ from bs4 import BeautifulSoup
 from kiosk import create_app
 from kiosk.catalogue.schema import CardFace
 from kiosk.games import happy_families as hf
+from kiosk.games import happy_families_words as hfw
 from kiosk.games.core import IllegalAction
 from kiosk.web import play_families as pf
 from kiosk.web import tokens, turn_play
@@ -519,3 +520,36 @@ def test_running_out_of_cards_is_said_in_good_english(app, client, player, said)
     _, state = your_turn_game(app, client)
     words = pf.sentences([{"type": "pass", "player": player}], state)
     assert words[0].startswith(said), words
+
+
+# ----------------------------------------------------------------- the words
+
+
+def bots_game(asks: int) -> hf.State:
+    """A game of computer players only, ``asks`` asks in, its seats named as the visitor's are."""
+    options = hf.options_for(players=3, names=pf.bot_names("forgetful", 2))
+    state, _ = hf.new_game(None, options, seed=7)
+    for n in range(asks):
+        if hf.is_over(state):
+            break
+        action = hf.make_bot("forgetful", state.turn, n).act(hf.view(state, state.turn))
+        state, _ = hf.apply(state, {k: v for k, v in action.items() if k != "why"})
+    return state
+
+
+def test_the_live_words_are_the_games_words_said_to_the_visitor():
+    state = bots_game(30)
+    hearer = hfw.Hearer.at(state, pf.HUMAN)
+    assert pf.sentences(state.events, state) == hfw.sentences(state.events, hearer)
+    asks = [e for e in state.events if e["type"] == "ask"]
+    assert asks and all(hfw.event_words(e, hearer).startswith(
+        ("You ask ", *(f"{n} asks " for n in pf.BOT_NAMES["forgetful"])))
+        for e in asks)  # fmt: skip
+
+
+@pytest.mark.parametrize("limit", [1, 2, 4, 8])
+def test_the_history_never_starts_with_an_answer_cut_from_its_ask(limit):
+    state = bots_game(30)
+    said = pf.history(state, limit)
+    assert 0 < len(said) <= max(2, limit)  # an ask and its answer at least
+    assert re.search(r"^(You ask|\w+ \w+ asks) ", said[0]), said

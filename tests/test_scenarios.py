@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
 import pytest
+from bs4 import BeautifulSoup
 from click.testing import CliRunner
 
 from kiosk.catalogue import Catalogue, deck_for
-from kiosk.catalogue.scenarios import engine_action, split_source
+from kiosk.catalogue.scenarios import Run, engine_action, seat_name, split_source
 from kiosk.catalogue.schema import ScenarioRecord
 from kiosk.commands.check import check
 from kiosk.config import ROOT
+from kiosk.games import happy_families as hf
 from kiosk.games import registry
 from kiosk.games.core import Event, apply_moves
+from kiosk.games.happy_families_words import spoken_deck
 
 CONTENT = ROOT / "content"
 FIXTURES = Path(__file__).parent / "fixtures" / "scenarios"
@@ -66,9 +70,9 @@ def test_each_point_the_issue_names_is_declared_and_shown(snapshot, game, point)
     assert runs and all(shown(r, point) for r in runs)
 
 
-def _scenarios():
+def _scenarios(game: str = ""):
     snap = Catalogue(CONTENT).current()
-    return [pytest.param(k, id=k) for k in snap.scenarios]
+    return [pytest.param(k, id=k) for k in snap.scenarios if k.startswith(game)]
 
 
 @pytest.mark.parametrize("key", _scenarios())
@@ -80,6 +84,8 @@ def test_steps_agree_with_the_engine(snapshot, key):
     module = registry.engine(run.game)
     deck = {c.id: c for c in deck_for(snapshot.sets[record.deck].record)}
     cards = [deck[c] for c in record.cards]
+    if run.game == "happy-families":
+        cards = spoken_deck(cards)  # asked for aloud as in the live game
     extra = {**record.options, "shuffle": False}
     if run.game == "snap":
         extra["humans"] = tuple(range(record.players))
@@ -222,3 +228,50 @@ def test_sequence_is_every_scenario_for_the_attract_loop(snapshot):
     assert pool["steps"][7]["caption"].startswith("…and Player 2 calls")
     assert pool["steps"][2]["caption"] == snapshot.runs["snap/snap-pool"].steps[2].text
     assert pool["steps"][-1]["places"] == snapshot.runs["snap/snap-pool"].steps[-1].places
+
+
+# ------------------------------------------------------------------ Happy Families captions
+
+ASKS = re.compile(r"\b(?:Player \d+|You) asks? (?:Player \d+|you)\b")  # "Player 1 asks Player 2"
+
+
+def _live_words(run: Run, event: dict) -> str:
+    """What the live game says of this ask to the visitor (seat 0), said of Player 1 instead."""
+    from kiosk.web import play_families as pf
+
+    names = [seat_name(p) for p in range(run.players)]
+    state, _ = hf.new_game(list(run.cards.values()), {**run.options, "names": names}, 0)
+    said = pf.sentences([event], state)[0]
+    you = seat_name(pf.HUMAN)
+    return said.replace("You ask ", f"{you} asks ").replace(" asks you:", f" asks {you}:")
+
+
+def _caption(client, url: str) -> str:
+    """A step page's caption as a visitor reads it: the words, then what happened."""
+    response = client.get(url)
+    assert response.status_code == 200, url
+    page = BeautifulSoup(response.get_data(as_text=True), "html.parser")
+    parts = page.select(".rules-caption__text, .rules-caption__happened")
+    return " ".join(" ".join(p.get_text(" ").split()) for p in parts)
+
+
+@pytest.mark.parametrize("key", _scenarios("happy-families/"))
+def test_each_step_says_who_asked_whom_for_what_once_in_the_games_words(client, snapshot, key):
+    run = snapshot.runs[key]
+    for step in run.steps:
+        caption = _caption(client, f"/rules/{key}/{step.n}")
+        asks = [e for e in step.events if e["type"] in ("ask", "claim")]
+        assert len(asks) <= 1 and len(ASKS.findall(caption)) == len(asks), (step.n, caption)
+        for event in asks:
+            assert caption.count(_live_words(run, event)) == 1, (step.n, caption)
+            thing = (run.cards[event["card"]].name if event["type"] == "ask"
+                     else hf.family_words(event["family"]))  # fmt: skip
+            assert caption.count(thing) == 1, (step.n, caption)
+        asked = {e.get("card") for e in asks}
+        for cid, card in run.cards.items():
+            assert cid in asked or card.name not in caption, (step.n, caption)
+        # a caption names only this step's families (a caption on the wrong step names others)
+        here = {run.cards[e["card"]].family if "card" in e else e.get("family")
+                for e in step.events}
+        named = {c.family for c in run.cards.values() if c.family and c.family in caption}
+        assert named <= here, (step.n, caption)

@@ -27,6 +27,7 @@ from kiosk.catalogue.read import KeyPath
 from kiosk.games import registry
 from kiosk.games.cards import Card
 from kiosk.games.core import Event, GameError, apply_moves
+from kiosk.games.happy_families_words import Hearer, event_words, spoken_deck
 from kiosk.games.trace import undo_moves
 
 # The seed files, as a visitor should see them named in an attribution.
@@ -250,6 +251,8 @@ def run(
     if out.problems:
         return out
     cards = [by_id[c] for c in order]
+    if game == "happy-families":
+        cards = spoken_deck(cards)  # asked for aloud as in the live game: "Twizzle's cap"
     out.cards = {c.id: c for c in cards}
     extra = dict(options)
     extra["shuffle"] = False
@@ -358,21 +361,17 @@ def _say(r: Run, e: dict[str, Any]) -> str:
     if t == "shuffle":
         cards = _plural(len(r.cards), "card")
         return f"The pack: {cards}, face down, in the order this example needs."
+    if r.game == "happy-families":
+        return _say_families(r, e)
     if t == "deal":
         if r.game == "snitchems":
             return (f"{seat_name(e['dealer'])} deals three cards to each player, one at a time"
                     + (", and lays four face up on the table." if e.get("layout") else "."))
-        if r.game == "happy-families":
-            return "The cards are dealt round singly, face down, until the pack is used up."
         return "The cards are dealt round one at a time, face down: " + ", ".join(
             f"{seat_name(p)} {_plural(n, 'card')}" for p, n in enumerate(e["hands"])) + "."
-    if t == "sort":
-        return "Each player sorts their cards into families."
     if r.game == "snap":
         return _say_snap(r, e, who)
-    if r.game == "snitchems":
-        return _say_snitchems(r, e, who)
-    return _say_families(r, e, who)
+    return _say_snitchems(r, e, who)
 
 
 def _say_snap(r: Run, e: dict[str, Any], who: str) -> str:
@@ -446,27 +445,11 @@ def _say_snitchems(r: Run, e: dict[str, Any], who: str) -> str:
     return ""
 
 
-def _say_families(r: Run, e: dict[str, Any], who: str) -> str:
-    t = e["type"]
-    if t == "ask":
-        return f"{who} asks {seat_name(e['target'])}: “{e['words']}”"
-    if t == "give":
-        return f"{who} has it and must hand it over."
-    if t == "refuse":
-        return f"{who}: “{e['words']}” The turn passes to {who}."
-    if t == "trick":
-        return f"{who} has the whole {e['family']} family and lays it down as a trick."
-    if t == "claim":
-        return f"{who} asks {seat_name(e['target'])}: “{e['words']}”"
-    if t == "hand-over":
-        return f"{who} has it and hands the trick over."
-    if t == "variation":
-        return f"Every family is down. {who} has most tricks and now asks for whole families."
-    if t == "pass":
-        return f"{who} has no cards left; the turn passes on."
-    if t == "game-over":
-        return f"The game is over: {e['reason']}."
-    return ""
+def _say_families(r: Run, e: dict[str, Any]) -> str:
+    """The live game's words for the event, as an onlooker hears them (nobody is "you")."""
+    if e["type"] == "sort":
+        return "Each player sorts their cards into families."
+    return event_words(e, Hearer([seat_name(p) for p in range(r.players)]))
 
 
 # --------------------------------------------------------------------------- the attract loop

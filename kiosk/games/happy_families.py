@@ -494,7 +494,7 @@ def _ask(s: State, out: list[Event], player: int, target: int, cid: Any) -> None
         raise IllegalAction(f"player {target + 1} has no cards left to ask for")
     s.asks += 1
     _emit(s, out, "ask", player=player, target=target, card=cid, family=card.family,
-          words=f"Please may I have {card.name}?")
+          words=ask_words(card.name))
     if cid in _hand(s, target):
         move = _move(s, [cid], f"hand:{target}", f"hand:{player}")
         _emit(s, out, "give", player=target, to=player, card=cid, moves=[move])
@@ -518,6 +518,11 @@ def _ask(s: State, out: list[Event], player: int, target: int, cid: Any) -> None
     _emit(s, out, "turn", player=target)
 
 
+def ask_words(thing: str) -> str:
+    """What an asker says (rule 4's example): "Please may I have Broomstick Man's trowel?"."""
+    return f"Please may I have {thing}?"
+
+
 def family_words(fam: str) -> str:
     """How a whole family is named aloud: "the Twizzle family" (or "Family A" as it is)."""
     return fam if fam.lower().startswith("family") else f"the {fam} family"
@@ -532,7 +537,7 @@ def _claim(s: State, out: list[Event], player: int, target: int, fam: Any) -> No
         raise IllegalAction(f"player {target + 1} has no tricks to ask for")
     s.claims += 1
     _emit(s, out, "claim", player=player, target=target, family=fam,
-          words=f"Please may I have {family_words(fam)}?")
+          words=ask_words(family_words(fam)))
     if fam in trick_families(s, target):
         move = _move(s, family_cards(s, fam), f"tricks:{target}", f"tricks:{player}")
         _emit(s, out, "hand-over", player=target, to=player, family=fam, moves=[move])

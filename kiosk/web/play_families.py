@@ -9,7 +9,6 @@ the computer players' asks and htmx swaps ``#hf-game`` in place.
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +18,7 @@ from werkzeug.wrappers import Response
 from kiosk.catalogue.decks import deck_for, flagged_faces
 from kiosk.catalogue.schema import CardFace, SetRecord
 from kiosk.games import happy_families as hf
+from kiosk.games import happy_families_words as hfw
 from kiosk.games.cards import Card
 from kiosk.games.core import GameError, IllegalAction
 from kiosk.web import content, tokens
@@ -53,34 +53,16 @@ PACE_MS = 2200  # time to read one computer ask and its answer before the next
 # ----------------------------------------------------------------- sets, decks, records
 
 
-def possessive(name: str) -> str:
-    """"Twizzle" → "Twizzle's", "Sally Cross" → "Sally Cross's" (as British print has it)."""
-    return f"{name}'s"
-
-
 def spoken_name(face: CardFace) -> str:
-    """How a card is asked for aloud: "Broomstick Man's trowel", "Twizzle's master card".
-
-    An unrecorded card keeps its honest name: "Sally Cross's article not recorded (1)".
-    """
-    family = face.family or ""
-    name = face.name.strip()
-    if family and name.startswith(family + ":"):
-        return f"{possessive(family)} {name[len(family) + 1:].strip()}"
-    if face.role == "master" or (family and name == family):
-        return f"{possessive(family)} master card"
-    return f"{possessive(family)} {name.lower()}" if family else name
+    """How a card face is asked for aloud (the games' words): "Broomstick Man's trowel"."""
+    return hfw.spoken_name(face.name, face.family, face.role == "master")
 
 
 def deck_of(set_record: SetRecord) -> list[Card]:
     """The set's complete families (flagged cards left out), each card named as it is asked for."""
-    faces = {f"{set_record.key}/{face.key}": face for face in set_record.cards}
+    masters = {f"{set_record.key}/{f.key}" for f in set_record.cards if f.role == "master"}
     deck = hf.playable_deck(deck_for(set_record, include_flagged=False))
-    out = []
-    for card in deck:
-        face = faces.get(card.face or "")
-        out.append(dataclasses.replace(card, name=spoken_name(face)) if face else card)
-    return out
+    return hfw.spoken_deck(deck, masters)
 
 
 def bot_names(level: str, bots: int) -> list[str]:
@@ -233,87 +215,28 @@ def explain(error: IllegalAction, s: hf.State, target: int | None) -> str:
 # ----------------------------------------------------------------- words
 
 
-def _said(words: str) -> str:
-    return f"\u201c{words}\u201d"
-
-
 def family_words(fam: str) -> str:
     """"the Twizzle family"."""
     return hf.family_words(fam)
 
 
 def sentences(events: list[dict[str, Any]], s: hf.State) -> list[str]:
-    """One step's events in words, as the visitor may know them."""
-    who = hf.names(s)
-    cards = s.cards
-    face_down = s.options["tricks_face_down"]
-    out: list[str] = []
-    for e in events:
-        t = e["type"]
-        p = e.get("player")
-        name = who[p] if isinstance(p, int) else ""
-        if t == "deal":
-            dealer = who[e["dealer"]]
-            out.append("You dealt the cards." if e["dealer"] == HUMAN
-                       else f"{dealer} dealt the cards.")  # fmt: skip
-        elif t == "trick":
-            hidden = face_down and p != HUMAN and e.get("at_deal")
-            what = "a whole family" if hidden else family_words(e["family"])
-            if p == HUMAN:
-                out.append(f"You lay down {what}!")
-            else:
-                out.append(f"{name} lays down {what}.")
-        elif t in ("ask", "claim"):
-            target = "you" if e["target"] == HUMAN else who[e["target"]]
-            words = (f"Please may I have {cards[e['card']].name}?" if t == "ask"
-                     else f"Please may I have {family_words(e['family'])}?")  # fmt: skip
-            asker = "You ask" if p == HUMAN else f"{name} asks"
-            out.append(f"{asker} {target}: {_said(words)}")
-        elif t == "give":
-            thing = cards[e["card"]].name
-            if p == HUMAN:
-                out.append(f"You have it, so you hand over {thing}.")
-            else:
-                out.append(f"{name}: {_said('Here you are.')} ({thing})")
-        elif t == "hand-over":
-            what = family_words(e["family"])
-            out.append(f"You hand over {what}." if p == HUMAN else f"{name} hands over {what}.")
-        elif t == "refuse":
-            reply = _said(hf.REFUSAL + ".")
-            out.append(f"You haven't got it: {reply}" if p == HUMAN else f"{name}: {reply}")
-        elif t == "pass":
-            who = "You have" if p == HUMAN else f"{name} has"
-            out.append(f"{who} no cards left, so the turn passes on.")
-        elif t == "variation":
-            leader = "You have" if p == HUMAN else f"{name} has"
-            out.append(f"Every family is down. {leader} the most tricks and asks first "
-                       "for whole families.")  # fmt: skip
-        elif t == "bound":
-            out.append(f"The kiosk stops a game after {e['limit']} {e['what']} "
-                       "(not a historic rule).")  # fmt: skip
-        elif t == "game-over":
-            out.append(result_words(s))
-    return out
+    """One step's events in words, as the visitor hears them (the games' words)."""
+    return hfw.sentences(events, hfw.Hearer.at(s, HUMAN))
 
 
 def result_words(s: hf.State) -> str:
-    """Who won, in a sentence."""
-    res = hf.result(s)
-    who = hf.names(s)
-    winners = res["winners"]
-    if winners == [HUMAN]:
-        return "Game over: you win!"
-    if HUMAN in winners:
-        others = " and ".join(who[p] for p in winners if p != HUMAN)
-        return f"Game over: you share the win with {others}!"
-    names = " and ".join(who[p] for p in winners)
-    return f"Game over: {names} {'win' if len(winners) > 1 else 'wins'}."
+    """Who won, in a sentence, said to the visitor."""
+    return hfw.winners_words(hf.result(s)["winners"], hfw.Hearer.at(s, HUMAN))
 
 
 def history(s: hf.State, limit: int = 8) -> list[str]:
     """The last few asks and answers of the whole game (an aid to memory, as at a table)."""
     said = [e for e in s.events if e["type"] in ("ask", "claim", "give", "refuse", "hand-over")]
-    return sentences(said, s)[-limit:]
+    asks = [i for i, e in enumerate(said) if e["type"] in ("ask", "claim")]
+    keep = max(1, limit // 2)  # each ask has one answer
+    first = asks[-keep] if len(asks) > keep else 0  # never an answer cut from its ask
+    return sentences(said[first:], s)
 
 
 # ----------------------------------------------------------------- rendering
@@ -376,18 +299,18 @@ def table(game: Game, set_record: SetRecord, note: str | None, chosen: int | Non
                 if cards:
                     offers.append({"family": g["family"], "items": [
                         {"value": f"ask:{chosen}:{c['id']}", "card": c,
-                         "words": f"Please may I have {c['name']}?"} for c in cards]})
+                         "words": hf.ask_words(c["name"])} for c in cards]})
         else:
             fams = [a["family"] for a in legal if a["target"] == chosen]
             offers.append({"family": None, "items": [
                 {"value": f"claim:{chosen}:{f}", "card": card_view(masters[f]),
-                 "words": f"Please may I have {family_words(f)}?"} for f in fams]})
+                 "words": hf.ask_words(family_words(f))} for f in fams]})
     words = sentences(game.new, s)
     thought = None
     if game.why:
         asker = next((e["player"] for e in game.new if e["type"] in ("ask", "claim")), None)
         if asker is not None:
-            thought = f"{who[asker]} thought: {_said(game.why)}"
+            thought = f"{who[asker]} thought: {hfw.said(game.why)}"
     if note:
         words.insert(0, note)
     over = hf.is_over(s)

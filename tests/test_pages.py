@@ -215,6 +215,69 @@ def test_home_links_to_play():
     assert record.select_one("a[href='/sets/twizzles-happy-families/play']")
 
 
+# Each set's own games, as its tile and its record offer them: (label, address), in its order.
+OWN_GAMES: dict[str, list[tuple[str, str]]] = {
+    "misc-869-1986": [("Play Snap", "/sets/misc-869-1986/play")],
+    "twizzles-happy-families": [
+        ("Play Happy Families", "/sets/twizzles-happy-families/play/happy-families"),
+        ("Play Snap", "/sets/twizzles-happy-families/play"),
+    ],
+    "snitchems-1797": [
+        ("Play Snitch'ems", "/sets/snitchems-1797/play/snitchems"),
+        ("Play Snap", "/sets/snitchems-1797/play"),
+    ],
+    "snap-standard-deck": [("Play Snap", "/sets/snap-standard-deck/play")],
+}
+
+
+def visible(node) -> str:
+    """A button's words as a sighted visitor reads them (its visually hidden words left out)."""
+    for hidden in node.select(".visually-hidden"):
+        hidden.extract()
+    return text(node)
+
+
+def tile_buttons(soup: BeautifulSoup, slug: str) -> list[tuple[str, str]]:
+    tile = soup.select_one(f"#sets a.tile-link[href='/sets/{slug}']").find_parent("li")
+    return [(visible(a), a["href"]) for a in tile.select("a.tile__play")]
+
+
+@pytest.mark.parametrize("slug", SET_SLUGS)
+def test_home_tiles_offer_each_sets_own_games(client, slug):
+    buttons = tile_buttons(get_page(client, "/"), slug)
+    assert buttons == OWN_GAMES[slug]
+    titles = [SNAPSHOT.games[g].record.title for g in SNAPSHOT.sets[slug].record.games]
+    assert [label for label, _ in buttons] == [f"Play {t}" for t in titles]
+    for _, href in buttons:  # no dead ends: every game offered deals
+        assert client.get(href).status_code == 200, href
+        assert client.post(href, data={"bots": "2"}).status_code == 200, href
+
+
+@pytest.mark.parametrize("slug", SET_SLUGS)
+def test_the_set_record_offers_the_same_games_as_its_tile(client, slug):
+    record = get_page(client, f"/sets/{slug}")
+    plays = [(text(a), a["href"]) for a in record.select(".record__actions a.button--primary")]
+    assert plays == OWN_GAMES[slug]
+
+
+def test_a_game_the_deck_cannot_play_is_never_offered(tmp_path):
+    content, app = copy_content(tmp_path)
+    for slug in ("misc-869-1986", "snap-standard-deck"):  # no families of four
+        path = content / "sets" / f"{slug}.md"
+        listed = path.read_text().replace("games: [snap]", "games: [happy-families, snap]")
+        assert "games: [happy-families, snap]" in listed
+        path.write_text(listed)
+    client = app.test_client()
+    home = get_page(client, "/")
+    for slug in ("misc-869-1986", "snap-standard-deck"):
+        assert tile_buttons(home, slug) == OWN_GAMES[slug]
+        record = get_page(client, f"/sets/{slug}")
+        assert [a["href"] for a in record.select(".record__actions a.button--primary")] == [
+            href for _, href in OWN_GAMES[slug]
+        ]
+        assert record.select_one("a[href='/games/happy-families']")  # still read about it
+
+
 def test_sets_list(client):
     soup = get_page(client, "/sets/")
     links = [a["href"] for a in soup.select("a.tile-link")]

@@ -26,9 +26,12 @@ from flask import (
 )
 
 from kiosk.cardfaces import STANDARD_IDS, quoted, standard_name
+from kiosk.catalogue.decks import deck_for
 from kiosk.catalogue.schema import CardFace, SetRecord
 from kiosk.catalogue.store import Entry, Snapshot
+from kiosk.games import registry
 from kiosk.games.cards import SUITS
+from kiosk.games.core import GameError
 from kiosk.web import content
 from kiosk.web.cards import face_alt, face_src, standard_src
 
@@ -89,6 +92,50 @@ def play_url(set_key: str, game: str = "snap") -> str | None:
     return url_for(endpoint, slug=set_key)
 
 
+@dataclass(frozen=True)
+class PlayLink:
+    """A button on a set's tile or record: one of its own games, and where to play it."""
+
+    title: str
+    url: str
+
+
+_PLAYABLE: dict[tuple[str, str, str], bool] = {}  # (content version, set, engine) → plays
+
+
+def deck_plays(version: str, record: SetRecord, engine: str) -> bool:
+    """Whether the set's playable deck deals a game of ``engine`` (never offer a dead end)."""
+    key = (version, record.key, engine)
+    found = _PLAYABLE.get(key)
+    if found is None:
+        module = registry.engine(engine)
+        deck = deck_for(record, include_flagged=False)
+        keep = getattr(module, "playable_deck", None)  # Happy Families: complete families only
+        try:
+            module.new_game(keep(deck) if keep else deck, module.options_for(), seed=0)
+            found = True
+        except GameError:
+            found = False
+        if len(_PLAYABLE) > 256:  # content reloads make new versions: forget the old ones
+            _PLAYABLE.clear()
+        _PLAYABLE[key] = found
+    return found
+
+
+def play_links(record: SetRecord) -> list[PlayLink]:
+    """The games the set lists, in its order, that this kiosk plays with the set's deck."""
+    snapshot = content.current()
+    links = []
+    for slug in record.games:
+        game = snapshot.games.get(slug)
+        url = play_url(record.key, slug)
+        if game is None or url is None:
+            continue
+        if deck_plays(snapshot.version, record, game.record.engine):  # type: ignore[union-attr]
+            links.append(PlayLink(game.record.title, url))  # type: ignore[union-attr]
+    return links
+
+
 bp.add_app_template_global(quoted, "quoted")  # a global: macros imported without context use it
 
 
@@ -98,6 +145,7 @@ def _layout() -> dict[str, Any]:
         "htmx_fragment": wants_fragment(),
         "embed": bool(g.get("embed", False)),
         "play_game_url": play_url,
+        "play_links": play_links,
         "NOT_RECORDED": NOT_RECORDED,
     }
 

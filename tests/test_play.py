@@ -214,7 +214,8 @@ def test_table_has_a_region_per_player(app, client, bots):
     regions = page.select("#play-form section.seat")
     assert len(regions) == bots + 1
     names = [page.find(id=r["aria-labelledby"]).get_text() for r in regions]
-    assert names[0] == "You" and all(n.startswith("Sleepy") for n in names[1:])
+    # the table reads as it is seen: the computer players across the top, the visitor below
+    assert names[-1] == "You" and all(n.startswith("Sleepy") for n in names[:-1])
     assert len(set(names)) == len(names)
     assert page.find("button", string="Snap!")
     assert page.find("button", string="Snap Pool!")  # the Woolworths card has a pool
@@ -301,9 +302,9 @@ def test_snap_on_a_match_wins_the_cards(app, client):
                           match_showing)  # fmt: skip
     game = game_of(app, token)
     turn = game.state.window.turn
-    response = act(client, STANDARD, token, "snap", turn=turn, reaction_ms="1")
+    response = act(client, STANDARD, token, "snap", turn=turn, reaction_ms="100")
     words = status_text(response)
-    # 1 ms beats any computer player (they never react under 350 ms)
+    # 100 ms, the quickest a reaction can be, beats any computer player (never under 350 ms)
     assert re.search(r"You called first — you win \d+ cards", words), words
     after = game_of(app, token_of(response)).state
     assert after.snaps == game.state.snaps + 1
@@ -334,7 +335,8 @@ def test_mistaken_call_pays_a_penalty(app, client):
 
 
 def test_mistaken_call_without_a_penalty(app, client):
-    token = advance_until(client, app, STANDARD, token_of(start(client)), nothing_showing)
+    start_ = token_of(start(client, variant="snap-pool"))  # a variant that forgives mistakes
+    token = advance_until(client, app, STANDARD, start_, nothing_showing)
     turn = game_of(app, token).state.window.turn
     response = act(client, STANDARD, token, "snap", turn=turn, reaction_ms="500")
     assert "No match — that was a mistaken call." in status_text(response)
@@ -364,10 +366,82 @@ def test_late_and_duplicate_calls_change_nothing(app, client):
     assert "Too late" in status_text(unmeasured)
 
 
-@pytest.mark.parametrize("raw", ["", "abc", "-5", "nan", "1e9", None])
+@pytest.mark.parametrize("raw", ["", "  ", None])
 def test_unmeasured_reactions_count_as_the_default(raw):
     assert play.reaction(raw) == play.UNMEASURED_MS
     assert play.reaction("431.26") == 431.3
+
+
+@pytest.mark.parametrize(
+    ("raw", "read"),
+    [("0", 0.0), ("99.94", 99.9), ("-5", -5.0), ("1e9", 60_000.0), ("inf", float("inf"))],
+)
+def test_reactions_are_read_as_sent_for_the_engine_to_judge(raw, read):
+    # only read: a minute away counts as the slowest reaction, the rest is the engine's
+    assert play.reaction(raw) == read
+
+
+@pytest.mark.parametrize("raw", ["nan", "abc", "NaN"])
+def test_a_reaction_that_is_no_number_reads_as_nan(raw):
+    assert play.reaction(raw) != play.reaction(raw)  # NaN: the engine refuses it
+
+
+def a_match_to_call(app, client, level: str = "hard") -> tuple[str, int]:
+    token = advance_until(client, app, STANDARD, token_of(start(client, level=level)),
+                          match_showing)  # fmt: skip
+    return token, game_of(app, token).state.window.turn
+
+
+@pytest.mark.parametrize("raw", ["nan", "-5", "inf", "-inf", "abc", "-0.1"])
+def test_a_bad_reaction_is_a_friendly_400_with_the_table(app, client, raw):
+    token, turn = a_match_to_call(app, client)
+    response = act(client, STANDARD, token, "snap", turn=turn, reaction_ms=raw)
+    assert response.status_code == 400
+    words = status_text(response)
+    assert play.BAD_REACTION_WORDS in words, words
+    assert "You called" not in words and "No match" not in words
+    # the table stays as it was, and the match can still be called
+    assert tokens_record(app, token_of(response)) == tokens_record(app, token)
+    assert soup(response).find(id="snap-button").get("disabled") is None
+
+
+@pytest.mark.parametrize("raw", ["0", "50", "99.9"])
+def test_a_false_start_is_too_late_and_the_match_can_still_be_called(app, client, raw):
+    token, turn = a_match_to_call(app, client)
+    response = act(client, STANDARD, token, "snap", turn=turn, reaction_ms=raw)
+    assert response.status_code == 200
+    words = status_text(response)
+    assert "Too late — that card has gone." in words, words
+    assert "You called" not in words and "No match" not in words and "Too slow" not in words
+    assert tokens_record(app, token_of(response)) == tokens_record(app, token)  # not recorded
+    assert soup(response).find(id="snap-button").get("disabled") is None
+    again = act(client, STANDARD, token_of(response), "snap", turn=turn, reaction_ms="100")
+    assert re.search(r"You called first — you win \d+ cards", status_text(again))
+
+
+def test_a_false_start_on_no_match_pays_no_penalty(app, client):
+    token = token_of(start(client, variant="penalty-card-each"))
+    token = advance_until(client, app, STANDARD, token, nothing_showing)
+    before = game_of(app, token).state
+    response = act(client, STANDARD, token, "snap", turn=before.window.turn, reaction_ms="0")
+    assert "Too late — that card has gone." in status_text(response)
+    assert "penalty" not in status_text(response)
+    assert game_of(app, token_of(response)).state.down == before.down
+
+
+@pytest.mark.parametrize("level", snap.LEVELS)
+def test_a_match_stays_on_the_table_as_long_as_at_the_slowest_level(app, client, level):
+    token, _ = a_match_to_call(app, client, level)
+    state = game_of(app, token).state
+    game = play.Game(tokens_record(app, token), state, [])
+    with app.test_request_context():
+        pace = play.pace_ms(game)
+    assert pace is not None and pace >= play.MATCH_OPEN_MS == play.PACE_MS["easy"]
+    quiet = advance_until(client, app, STANDARD, token, lambda s: not play.has_to_settle(s)
+                          and snap.to_move(s) != [play.HUMAN])  # fmt: skip
+    game = play.Game(tokens_record(app, quiet), game_of(app, quiet).state, [])
+    with app.test_request_context():
+        assert play.pace_ms(game) == play.PACE_MS[level]  # other cards keep the level's pace
 
 
 def test_unknown_button_is_400_with_the_table(client):

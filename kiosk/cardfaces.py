@@ -4,6 +4,8 @@ Pure functions of the card data (no Flask, no I/O), so the catalogue pages, the 
 and the rule steps all show the same pictures. The kiosk draws no people: a named card gets
 its printed title and a simple emblem of an object (an anchor, a crown, a wheel); a flagged
 card gets only its historic title, in quotation marks; a standard card gets its rank and pips.
+A set's emblems and inks are chosen for the whole set at once (:func:`set_looks`), so cards
+that do not match never share an emblem, and a family's four cards share theirs.
 """
 
 from __future__ import annotations
@@ -11,12 +13,14 @@ from __future__ import annotations
 import hashlib
 import re
 import textwrap
+from dataclasses import dataclass
 from xml.sax.saxutils import escape, quoteattr
 
-from kiosk.catalogue.schema import Back, CardFace
+from kiosk.catalogue.decks import card_name, match_key
+from kiosk.catalogue.schema import Back, CardFace, SetRecord
 from kiosk.games.cards import RANK_NAMES, RANKS, SUITS
 
-DRAWING_VERSION = "1"  # bump when the drawings change, so cached SVGs are refetched
+DRAWING_VERSION = "2"  # bump when the drawings change, so cached SVGs are refetched
 
 WIDTH, HEIGHT = 250, 350
 CREAM = "#fbf3df"
@@ -26,7 +30,9 @@ SERIF = "Georgia, 'DejaVu Serif', 'Times New Roman', serif"
 SANS = "'DejaVu Sans', Verdana, Arial, sans-serif"
 
 # Inks a 1950s chromolithograph might have used; every one is dark enough for cream text on it.
-PALETTE = ("#a8322a", "#1d4e89", "#2e6b3a", "#8a5a12", "#6d2a4a", "#1f6661")
+PALETTE = (
+    "#a8322a", "#1d4e89", "#2e6b3a", "#8a5a12", "#6d2a4a", "#1f6661", "#553c8b", "#37474f",
+)
 
 SUIT_NAMES = dict(SUITS)
 RED_SUITS = {"H", "D"}
@@ -253,17 +259,73 @@ _EMBLEMS: dict[str, str] = {
             for a in range(0, 360, 45)
         )
     ),
+    "sword": (
+        '<path d="M0 -46 L7 -36 L7 14 L-7 14 L-7 -36 Z" fill="{c}"/>'
+        '<rect x="-24" y="14" width="48" height="9" rx="3" fill="{c}"/>'
+        '<rect x="-4.5" y="23" width="9" height="15" fill="{c}"/>'
+        '<circle cx="0" cy="42" r="6" fill="{c}"/>'
+        '<path d="M0 -34 V8" stroke="#000" stroke-opacity=".35" stroke-width="2"/>'
+    ),
+    "bell": (
+        '<path d="M-34 24 C-28 18 -25 8 -25 -6 C-25 -26 -13 -36 0 -36 C13 -36 25 -26 25 -6 '
+        'C25 8 28 18 34 24 Z" fill="{c}"/>'
+        '<circle cx="0" cy="33" r="8" fill="{c}"/><circle cx="0" cy="-40" r="6" fill="{c}"/>'
+    ),
+    "key": (
+        '<circle cx="-24" cy="0" r="16" fill="none" stroke="{c}" stroke-width="9"/>'
+        '<path d="M-8 0 H44 M32 0 V16 M42 0 V13" stroke="{c}" stroke-width="8" fill="none"/>'
+    ),
+    "umbrella": (
+        '<path d="M-44 0 C-42 -28 -22 -42 0 -42 C22 -42 42 -28 44 0 C38 -7 28 -7 22 0 '
+        'C16 -7 6 -7 0 0 C-6 -7 -16 -7 -22 0 C-28 -7 -38 -7 -44 0 Z" fill="{c}"/>'
+        '<path d="M0 -2 V32 C0 44 -16 44 -16 32" stroke="{c}" stroke-width="6" fill="none" '
+        'stroke-linecap="round"/>'
+    ),
+    "kite": (
+        '<path d="M0 -46 L26 -12 L0 24 L-26 -12 Z" fill="{c}"/>'
+        '<path d="M0 -46 V24 M-26 -12 H26" stroke="#000" stroke-opacity=".35" stroke-width="2"/>'
+        '<path d="M0 24 C-12 30 12 36 0 44" stroke="{c}" stroke-width="3" fill="none"/>'
+        '<path d="M-9 30 L0 34 L-9 38 Z M9 38 L0 42 L9 46 Z" fill="{c}"/>'
+    ),
+    "teapot": (
+        '<ellipse cx="-4" cy="8" rx="30" ry="24" fill="{c}"/>'
+        '<path d="M22 4 L44 -16 L46 -10 L30 18 Z" fill="{c}"/>'
+        '<path d="M-32 -4 C-50 -4 -50 22 -32 22" stroke="{c}" stroke-width="7" fill="none"/>'
+        '<rect x="-18" y="-22" width="28" height="8" rx="3" fill="{c}"/>'
+        '<circle cx="-4" cy="-27" r="6" fill="{c}"/>'
+        '<rect x="-24" y="30" width="40" height="7" rx="2" fill="{c}"/>'
+    ),
+    "flag": (
+        '<path d="M-28 -42 V44" stroke="{c}" stroke-width="6" stroke-linecap="round"/>'
+        '<path d="M-25 -40 C-8 -48 8 -30 38 -38 L38 2 C8 10 -8 -8 -25 0 Z" fill="{c}"/>'
+    ),
+    "leaf": (
+        '<path d="M-36 36 C-42 -10 -8 -42 40 -42 C40 4 8 42 -36 36 Z" fill="{c}"/>'
+        '<path d="M-40 40 L26 -26 M-14 14 L-14 -8 M4 -4 L4 -24 M-8 8 L16 8" stroke="#000" '
+        'stroke-opacity=".35" stroke-width="3" fill="none"/>'
+    ),
+    "boat": (
+        '<path d="M-44 14 H44 L30 34 H-30 Z" fill="{c}"/>'
+        '<path d="M0 -44 V14" stroke="{c}" stroke-width="4"/>'
+        '<path d="M4 -40 L36 8 H4 Z M-4 -28 L-30 8 H-4 Z" fill="{c}"/>'
+    ),
+    "moon": (
+        '<path d="M14 -38 A40 40 0 1 0 14 38 A30 30 0 1 1 14 -38 Z" fill="{c}"/>'
+    ),
 }
 
-# Words in a card's name → the emblem drawn: always an object, never a person.
+# Words starting a word of a card's name → the emblem drawn: always an object, never a person.
 _EMBLEM_WORDS: tuple[tuple[str, str], ...] = (
     ("yeoman", "crown"),
-    ("guard", "crown"),
+    ("king", "crown"),
+    ("queen", "crown"),
+    ("guard", "sword"),
     ("winner", "paper"),
     ("news", "paper"),
     ("coal", "coal"),
     ("cert", "horseshoe"),
     ("jockey", "horseshoe"),
+    ("horse", "horseshoe"),
     ("road", "lamp"),
     ("tar", "anchor"),
     ("sail", "anchor"),
@@ -276,98 +338,221 @@ _EMBLEM_WORDS: tuple[tuple[str, str], ...] = (
     ("twizzle", "spiral"),
     ("broom", "broom"),
     ("sally", "heart"),
+    ("bell", "bell"),
+    ("key", "key"),
+    ("umbrella", "umbrella"),
+    ("rain", "umbrella"),
+    ("kite", "kite"),
+    ("teapot", "teapot"),
+    ("flag", "flag"),
+    ("leaf", "leaf"),
+    ("tree", "leaf"),
+    ("boat", "boat"),
+    ("ship", "boat"),
+    ("moon", "moon"),
+    ("night", "moon"),
 )
+
+# The order free emblems are handed out in, once the words have had their say.
+EMBLEM_ORDER: tuple[str, ...] = tuple(_EMBLEMS)
+
+
+def _word_emblem(name: str) -> str | None:
+    """The emblem a card's words ask for ("Jolly Jack Tar" → anchor), or None."""
+    lowered = name.casefold()
+    for word, emblem in _EMBLEM_WORDS:
+        if re.search(r"\b" + re.escape(word), lowered):
+            return emblem
+    return None
 
 
 def emblem_for(name: str) -> str:
-    """The emblem's key for a card name (``rosette`` when no word matches)."""
-    lowered = name.casefold()
-    for word, emblem in _EMBLEM_WORDS:
-        if word in lowered:
-            return emblem
-    return "rosette"
+    """The emblem's key for a card name on its own (``rosette`` when no word matches)."""
+    return _word_emblem(name) or "rosette"
 
 
 def _medallion(emblem: str, ink: str, cy: float = 150) -> str:
     """A coloured medallion with a cream emblem on it, ringed by a fine line."""
     drawing = _EMBLEMS[emblem].replace("{c}", CREAM)
     return (
-        f'<g transform="translate({WIDTH / 2} {cy})">'
+        f'<g class="medallion" transform="translate({WIDTH / 2} {cy})">'
         f'<circle r="66" fill="{ink}"/>'
         f'<circle r="58" fill="none" stroke="{CREAM}" stroke-width="2"/>'
         f"{drawing}</g>"
     )
 
 
+# --------------------------------------------------------------------------- looks
+
+
+@dataclass(frozen=True)
+class Look:
+    """How a picture (or a family) is told apart at a glance: its emblem and its ink."""
+
+    emblem: str
+    ink: str
+
+
+def look_for(face: CardFace) -> Look:
+    """A face's look when drawn on its own, without the rest of its set."""
+    return Look(emblem_for(face.family or face.name), palette_colour(face.family or face.key))
+
+
+def _pictures(set_record: SetRecord) -> dict[str, list[CardFace]]:
+    """The set's faces grouped as Snap matches them (a family, or one picture), in set order.
+
+    Flagged faces are left out: they are drawn as their historic title only, no emblem.
+    """
+    groups: dict[str, list[CardFace]] = {}
+    for face in set_record.cards:
+        if face.content_note is None:
+            groups.setdefault(match_key(set_record, face), []).append(face)
+    return groups
+
+
+def _wanted(faces: list[CardFace]) -> tuple[str | None, str]:
+    """The emblem and ink a picture asks for: by its family's or its printed name's words.
+
+    A curator's explicit choice (a future ``emblem:`` field) would be read here, first.
+    """
+    first = faces[0]
+    if first.family:
+        return _word_emblem(first.family), palette_colour(first.family)
+    words = _word_emblem(first.name) if first.recorded else None
+    return words, palette_colour(first.key)
+
+
+def _assign(wanted: dict[str, str | None], choices: tuple[str, ...]) -> dict[str, str]:
+    """Each key gets its wanted choice if no earlier key took it, else the next free one.
+
+    Once every choice is taken they are used again in turn (only inks ever run out).
+    """
+    out: dict[str, str] = {}
+    for key, want in wanted.items():
+        if want in choices and want not in out.values():
+            out[key] = want
+    free = [c for c in choices if c not in out.values()]
+    for n, key in enumerate(k for k in wanted if k not in out):
+        out[key] = free[n] if n < len(free) else choices[(n - len(free)) % len(choices)]
+    return {key: out[key] for key in wanted}
+
+
+def set_looks(set_record: SetRecord) -> dict[str, Look]:
+    """Every face's look, keyed by face slug, chosen for the whole set at once.
+
+    Cards that match (the same picture, or one family) share a look; cards that do not
+    match never share an emblem, and share an ink only when the set has more pictures
+    than the palette has inks.
+    """
+    groups = _pictures(set_record)
+    wants = {key: _wanted(faces) for key, faces in groups.items()}
+    emblems = _assign({k: w[0] for k, w in wants.items()}, EMBLEM_ORDER)
+    inks = _assign({k: w[1] for k, w in wants.items()}, PALETTE)
+    return {
+        face.key: Look(emblems[key], inks[key]) for key, faces in groups.items() for face in faces
+    }
+
+
 # --------------------------------------------------------------------------- named faces
 
 
+def _shows_family(face: CardFace) -> bool:
+    """True when the family's name is not already the card's own (a master card's)."""
+    return bool(face.family) and face.family.casefold() != face.name.casefold()
+
+
 def face_title(face: CardFace, set_title: str | None = None) -> str:
-    """The accessible name of a face: its printed title in quotation marks, and its set."""
-    name = f"Card {quoted(face.name)}" if face.recorded else "A card not recorded"
-    if face.family and face.family.casefold() != face.name.casefold() and face.recorded:
-        name += f", from the {face.family} family"
-    if set_title:
-        name += f" ({set_title})"
-    return name
+    """The accessible name: the family first ("Sally Cross family: …"), then what it is called.
+
+    A printed name is historic text, in quotation marks; a card the record does not name is
+    called by its plain name and said to be not recorded.
+    """
+    if not face.recorded:
+        what = f"{card_name(face)}, not recorded"
+    elif face.role == "master":
+        what = f"{quoted(face.name)}, the master card"
+    else:
+        what = quoted(face.name)
+    name = f"{face.family} family: {what}" if face.family else f"Card {what}"
+    return f"{name} ({set_title})" if set_title else name
 
 
-def face_svg(face: CardFace, set_title: str | None = None) -> str:
+def _flagged_svg(face: CardFace, set_title: str | None) -> str:
+    """A flagged face: its historic title in quotation marks and nothing else."""
+    lines, size = fit_lines(quoted(face.name), width=170, height=100, max_size=34)
+    return _svg(
+        face_title(face, set_title) + ": historic title only, no picture drawn",
+        "\n".join(
+            [
+                _frame(INK),
+                f'<path d="M60 120 H190 M60 232 H190" stroke="{INK}" stroke-width="1.5"/>',
+                _text_block(lines, size, 176, INK),
+                _text_block(["HISTORIC TITLE"], 12, 290, INK, SANS, "normal"),
+            ]
+        ),
+        desc="Only the title printed on the card is drawn here.",
+    )
+
+
+def _top_label(face: CardFace, ink: str) -> str:
+    """The line above the emblem: the family's name, or MASTER CARD on a master card."""
+    if _shows_family(face):
+        lines, size = fit_lines(
+            face.family.upper(), width=176, height=20, max_size=18, max_lines=1  # type: ignore[union-attr]
+        )
+        return _text_block(lines, size, 52, ink, SANS, "bold")
+    if face.role == "master":
+        return _text_block(["MASTER CARD"], 14, 52, ink, SANS, "bold")
+    return ""
+
+
+def _banner(face: CardFace, ink: str, y: float = 238) -> str:
+    """The name under the emblem: cream on ink, or ink on a dashed panel when not recorded."""
+    box = f'x="30" y="{y}" width="{WIDTH - 60}" height="76" rx="4"'
+    if face.recorded:
+        lines, size = fit_lines(face.name, width=164, height=68, max_size=28)
+        return f'<rect {box} fill="{ink}"/>\n' + _text_block(lines, size, y + 38, CREAM)
+    lines, size = fit_lines(card_name(face), width=160, height=44, max_size=24)
+    return "\n".join(
+        [
+            f'<rect {box} fill="{CREAM}" stroke="{ink}" stroke-width="3" '
+            'stroke-dasharray="8 5"/>',
+            _text_block(lines, size, y + 28, ink),
+            _text_block(["not recorded"], 13, y + 62, ink, SANS, "normal"),
+        ]
+    )
+
+
+def _desc(face: CardFace) -> str | None:
+    """What a card the record does not name is drawn with, and why."""
+    if face.recorded:
+        return None
+    whose = f"the {face.family} family's" if face.family else "its own"
+    return (
+        "The museum's record does not say what this card shows. "
+        f"The kiosk draws {whose} emblem on it, so it can be told apart from other cards."
+    )
+
+
+def face_svg(face: CardFace, set_title: str | None = None, look: Look | None = None) -> str:
     """A named set's face: title in a display serif, an object emblem, a period border.
 
-    A flagged face (``content_note``) is drawn as type only: its historic title in
-    quotation marks and nothing else, whatever the printed card showed.
+    ``look`` is the face's emblem and ink from :func:`set_looks` (so no two non-matching
+    cards of a set look alike); without it the face is drawn as if alone. A flagged face
+    (``content_note``) is drawn as type only: its historic title in quotation marks and
+    nothing else, whatever the printed card showed.
     """
-    ink = palette_colour(face.family or face.key)  # a family shares its colour
-    if not face.recorded:
-        return _svg(
-            face_title(face, set_title),
-            "\n".join(
-                [
-                    _frame(PAPER_LINE, dashed=True),
-                    _text_block(["Not", "recorded"], 30, 160, "#6b5a3a", SERIF, "normal"),
-                    _text_block(
-                        ["The record does not", "name this card"], 14, 230, "#6b5a3a", SANS,
-                        "normal",
-                    ),
-                ]
-            ),
-            desc="The museum's record does not say what this card shows.",
-        )
     if face.content_note is not None:
-        lines, size = fit_lines(quoted(face.name), width=170, height=100, max_size=34)
-        return _svg(
-            face_title(face, set_title) + ": historic title only, no picture drawn",
-            "\n".join(
-                [
-                    _frame(INK),
-                    f'<path d="M60 120 H190 M60 232 H190" stroke="{INK}" stroke-width="1.5"/>',
-                    _text_block(lines, size, 176, INK),
-                    _text_block(["HISTORIC TITLE"], 12, 290, INK, SANS, "normal"),
-                ]
-            ),
-            desc="Only the title printed on the card is drawn here.",
-        )
-    parts = [_frame(ink), _corner_diamonds(ink)]
-    top = face.family if face.family and face.family.casefold() != face.name.casefold() else None
-    if top:
-        top_lines, top_size = fit_lines(
-            top.upper(), width=176, height=20, max_size=18, max_lines=1
-        )
-        parts.append(_text_block(top_lines, top_size, 52, ink, SANS, "bold"))
-    emblem = emblem_for(face.family or face.name) if top else emblem_for(face.name)
-    if top and emblem == "rosette":
-        emblem = emblem_for(face.name)
-    parts.append(_medallion(emblem, ink, cy=150))
-    banner_y = 238
-    parts.append(
-        f'<rect x="30" y="{banner_y}" width="{WIDTH - 60}" height="76" rx="4" fill="{ink}"/>'
-    )
-    lines, size = fit_lines(face.name, width=172, height=68, max_size=28)
-    parts.append(_text_block(lines, size, banner_y + 38, CREAM))
-    if face.role == "master" and not top:
-        parts.append(_text_block(["MASTER CARD"], 14, 52, ink, SANS, "bold"))
-    return _svg(face_title(face, set_title), "\n".join(parts))
+        return _flagged_svg(face, set_title)
+    look = look or look_for(face)
+    parts = [
+        _frame(look.ink),
+        _corner_diamonds(look.ink),
+        _top_label(face, look.ink),
+        _medallion(look.emblem, look.ink, cy=150),
+        _banner(face, look.ink),
+    ]
+    return _svg(face_title(face, set_title), "\n".join(p for p in parts if p), _desc(face))
 
 
 # --------------------------------------------------------------------------- standard faces

@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from kiosk import cardfaces
-from kiosk.catalogue.schema import Back, CardFace, ContentNote
+from kiosk.catalogue.schema import Back, CardFace, ContentNote, SetRecord
 from kiosk.games.cards import standard_deck
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -106,11 +106,41 @@ def test_flagged_face_is_its_quoted_historic_title_and_nothing_else():
     assert len(list(root.iter(f"{SVG}path"))) == 1
 
 
-def test_unrecorded_face_says_not_recorded():
-    root = parse(cardfaces.face_svg(CardFace(name="Article (1)", recorded=False)))
-    assert "Not recorded" in texts(root)
-    assert title_of(root) == "A card not recorded"
-    assert "Article (1)" not in texts(root)
+def unrecorded(family: str, which: str) -> CardFace:
+    return CardFace(name=f"{family}: {which} card", family=family, role="article",
+                    recorded=False)
+
+
+def test_unrecorded_face_has_a_plain_name_and_says_not_recorded():
+    root = parse(cardfaces.face_svg(unrecorded("Sally Cross", "second")))
+    assert "Sally Cross's second card" in texts(root)
+    assert "not recorded" in texts(root)
+    assert "SALLY CROSS" in texts(root), "the family is shown at a glance"
+    assert title_of(root) == "Sally Cross family: Sally Cross's second card, not recorded"
+    assert "does not say what this card shows" in root.find(f"{SVG}desc").text
+
+
+def test_unrecorded_faces_of_two_families_do_not_look_alike():
+    looks = [cardfaces.look_for(unrecorded(f, "second")) for f in ("Sally Cross", "Twizzle")]
+    assert looks[0].emblem != looks[1].emblem
+    svgs = [cardfaces.face_svg(unrecorded(f, "second")) for f in ("Sally Cross", "Twizzle")]
+    assert svgs[0] != svgs[1]
+
+
+@pytest.mark.parametrize(
+    ("face", "title"),
+    [
+        (CardFace(name="Twizzle", family="Twizzle", role="master"),
+         "Twizzle family: \u201cTwizzle\u201d, the master card"),
+        (CardFace(name="Cap", family="Twizzle", role="article"), "Twizzle family: \u201cCap\u201d"),
+        (unrecorded("Broomstick Man", "fourth"),
+         "Broomstick Man family: Broomstick Man's fourth card, not recorded"),
+        (CardFace(name="Road Up!"), "Card \u201cRoad Up!\u201d"),
+    ],
+)  # fmt: skip
+def test_the_accessible_name_says_the_family_first(face, title):
+    assert cardfaces.face_title(face) == title
+    assert cardfaces.face_title(face, "A set") == f"{title} (A set)"
 
 
 def test_text_is_escaped_for_xml():
@@ -139,10 +169,85 @@ def test_emblems_are_objects_chosen_by_words(name, emblem):
     assert cardfaces.emblem_for(name) == emblem
 
 
+def test_every_emblem_is_a_different_drawing():
+    drawings = [cardfaces._EMBLEMS[e] for e in cardfaces.EMBLEM_ORDER]
+    assert len(set(drawings)) == len(drawings) >= 24
+    assert {e for _, e in cardfaces._EMBLEM_WORDS} <= set(cardfaces.EMBLEM_ORDER)
+
+
+def test_words_match_at_the_start_of_a_word():
+    assert cardfaces.emblem_for("On Guard") == "sword"
+    assert cardfaces.emblem_for("Yeoman of the Guard") == "crown"
+    assert cardfaces.emblem_for("A Star Turn") == "rosette", "'tar' inside 'Star' is no sailor"
+
+
+def record(match: str, cards: list[dict]) -> SetRecord:
+    return SetRecord.model_validate({
+        "kind": "set", "slug": "s", "title": "T", "summary": "S", "match": match,
+        "back": {"description": "d"}, "sources": [{"title": "t"}], "cards": cards,
+    })  # fmt: skip
+
+
+def test_set_looks_never_give_two_pictures_one_emblem():
+    guards = record("picture", [{"name": "Yeoman of the Guard"}, {"name": "On Guard"},
+                                {"name": "Royal Guard"}, {"name": "Something"}])
+    looks = cardfaces.set_looks(guards)
+    assert looks["yeoman-of-the-guard"].emblem == "crown"
+    assert looks["on-guard"].emblem == "sword"
+    emblems = [look.emblem for look in looks.values()]
+    assert len(set(emblems)) == 4
+    assert cardfaces.set_looks(guards) == looks, "the same set always gets the same looks"
+
+
+def test_set_looks_hand_out_words_before_free_emblems():
+    """A picture without words never takes the emblem a later picture's words ask for."""
+    looks = cardfaces.set_looks(record("picture", [{"name": "Something"}, {"name": "A Fine Day"},
+                                                   {"name": "The King"}]))
+    assert cardfaces.EMBLEM_ORDER[0] == "crown", "the first free emblem…"
+    assert looks["the-king"].emblem == "crown", "…is kept for the words that ask for it"
+    assert len({look.emblem for look in looks.values()}) == 3
+
+
+def test_more_pictures_than_inks_still_have_their_own_emblems():
+    many = record("picture", [{"name": f"Picture {n}"} for n in range(20)])
+    looks = cardfaces.set_looks(many)
+    assert len({look.emblem for look in looks.values()}) == 20
+    assert {look.ink for look in looks.values()} == set(cardfaces.PALETTE)
+
+
+def test_a_family_shares_one_look_and_flagged_faces_get_none():
+    fams = record("family", [
+        {"name": "Twizzle", "family": "Twizzle", "role": "master"},
+        {"name": "Cap", "family": "Twizzle", "role": "article"},
+        {"name": "Sally Cross", "family": "Sally Cross", "role": "master"},
+        {"name": "Sally Cross: second card", "slug": "sc-2", "family": "Sally Cross",
+         "role": "article", "recorded": False},
+        {"name": "Golly", "family": "Golly", "content_note": {"shows": "x", "note": "golliwog"}},
+    ])  # fmt: skip
+    looks = cardfaces.set_looks(fams)
+    assert looks["twizzle"] == looks["cap"]
+    assert looks["sally-cross"] == looks["sc-2"]
+    assert looks["twizzle"].emblem != looks["sally-cross"].emblem
+    assert looks["twizzle"].ink != looks["sally-cross"].ink
+    assert "golly" not in looks
+
+
+def luminance(hex_colour: str) -> float:
+    channels = [int(hex_colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+    linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+@pytest.mark.parametrize("ink", cardfaces.PALETTE)
+def test_every_ink_carries_cream_text(ink):
+    ratio = (luminance(cardfaces.CREAM) + 0.05) / (luminance(ink) + 0.05)
+    assert ratio >= 4.5, f"{ink} against cream: {ratio:.2f}"
+
+
 @pytest.mark.parametrize(
     "text",
     ["Road Up!", "Yeoman of the Guard", "Stop Me and Buy One!", "A" * 60,
-     "Broomstick Man: article not recorded (1)"],
+     "Broomstick Man's fourth card"],
 )
 def test_fit_lines_fits_the_width(text):
     lines, size = cardfaces.fit_lines(text, width=172, height=68, max_size=28)

@@ -11,6 +11,7 @@ import pytest
 from kiosk import create_app
 from kiosk.cardfaces import STANDARD_IDS
 from kiosk.catalogue import Catalogue, deck_for
+from kiosk.catalogue.decks import match_key
 from kiosk.config import ROOT
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -18,6 +19,7 @@ CONTENT = ROOT / "content"
 SNAPSHOT = Catalogue(CONTENT).current()
 SETS = {slug: entry.record for slug, entry in SNAPSHOT.sets.items()}
 FACES = [(slug, face) for slug, record in SETS.items() for face in record.cards]
+NAMED_SETS = sorted(slug for slug, record in SETS.items() if record.cards)
 
 
 def svg_root(response) -> ET.Element:
@@ -46,6 +48,8 @@ def test_every_face_of_every_set(client, set_slug, face):
         assert face.name in title
     else:
         assert "not recorded" in title
+    if face.family:
+        assert title.startswith(f"{face.family} family: "), "a family card says its family"
 
 
 @pytest.mark.parametrize("set_slug", sorted(SETS))
@@ -157,3 +161,55 @@ def test_every_card_of_every_playable_deck_has_a_picture(app, client, set_slug):
         urls = {app.jinja_env.globals["card_src"](card.face) for card in deck}
     for url in urls:
         assert client.get(url).status_code == 200, url
+
+
+def look_of(client, set_slug: str, face) -> tuple[str, str]:
+    """A served face's emblem (the drawing on its medallion) and its ink."""
+    root = svg_root(client.get(f"/cards/{set_slug}/{face.key}.svg"))
+    medallion = next(g for g in root.iter(f"{SVG}g") if g.get("class") == "medallion")
+    ring, _, *drawing = list(medallion)
+    return "".join(ET.tostring(part, encoding="unicode") for part in drawing), ring.get("fill")
+
+
+def test_the_named_sets_are_the_two_with_faces():
+    assert NAMED_SETS == ["misc-869-1986", "twizzles-happy-families"]
+
+
+@pytest.mark.parametrize("set_slug", NAMED_SETS)
+def test_no_two_non_matching_cards_share_an_emblem(client, set_slug):
+    """Cards Snap does not pair never share an emblem; cards it pairs share emblem and ink."""
+    record = SETS[set_slug]
+    drawn = [face for face in record.cards if face.content_note is None]
+    looks = {face.key: look_of(client, set_slug, face) for face in drawn}
+    for i, one in enumerate(drawn):
+        for other in drawn[i + 1:]:
+            pair = f"{one.key} / {other.key}"
+            if match_key(record, one) == match_key(record, other):
+                assert looks[one.key] == looks[other.key], pair
+            else:
+                assert looks[one.key][0] != looks[other.key][0], pair
+
+
+@pytest.mark.parametrize("set_slug", NAMED_SETS)
+def test_each_family_has_its_own_emblem_and_colour(client, set_slug):
+    record = SETS[set_slug]
+    families: dict[str, set[tuple[str, str]]] = {}
+    for face in record.cards:
+        if face.family and face.content_note is None:
+            families.setdefault(face.family, set()).add(look_of(client, set_slug, face))
+    if record.match != "family":
+        assert not families
+        return
+    assert all(len(looks) == 1 for looks in families.values()), "a family shares one look"
+    emblems = [next(iter(looks))[0] for looks in families.values()]
+    inks = [next(iter(looks))[1] for looks in families.values()]
+    assert len(set(emblems)) == len(families)
+    assert len(set(inks)) == len(families)
+
+
+def test_flagged_faces_are_still_drawn_without_an_emblem(client):
+    for set_slug in NAMED_SETS:
+        for face in SETS[set_slug].cards:
+            if face.content_note is not None:
+                svg = client.get(f"/cards/{set_slug}/{face.key}.svg").get_data(True)
+                assert 'class="medallion"' not in svg

@@ -1,7 +1,12 @@
-"""Stage 5, decks: a set record → the cards the engines play with.
+"""Stage 5, decks: a set record → the cards the engines play with, and what they are called.
 
 Flagged cards (``content_note``) stay out of every playable deck unless asked for: Snap
 tolerates missing cards, and contested imagery is never a game piece (design.md).
+
+A card's name is made in one place, the record's ``name`` (for a card the record does not
+name, the curator's plain "Sally Cross: second card"). The engines get it as it is (the game
+words say it as "Sally Cross's second card"); :func:`card_name` says it the same way for the
+drawings' titles and every picture's alt text.
 """
 
 from __future__ import annotations
@@ -13,6 +18,26 @@ from kiosk.games.cards import Card, standard_deck
 def flagged_faces(set_record: SetRecord) -> list[CardFace]:
     """The faces carrying a content note, in the order the record lists them."""
     return [face for face in set_record.cards if face.content_note is not None]
+
+
+def _unrecorded_parts(face: CardFace) -> tuple[str, str] | None:
+    """An unrecorded card's plain name "Sally Cross: second card" split into family and card."""
+    if face.recorded or not face.family:
+        return None
+    family, colon, rest = face.name.partition(":")
+    if colon and family.strip() == face.family and rest.strip():
+        return face.family, rest.strip()
+    return None
+
+
+def card_name(face: CardFace) -> str:
+    """The name a child can say aloud: the printed name, or "Sally Cross's second card".
+
+    A card the record does not name is given a plain name by the curator in the form
+    ``Family: second card``; it is said as the family's card, never as a placeholder.
+    """
+    parts = _unrecorded_parts(face)
+    return f"{parts[0]}'s {parts[1]}" if parts else face.name
 
 
 def match_key(set_record: SetRecord, face: CardFace) -> str:

@@ -72,14 +72,15 @@ def back(set_slug: str) -> Response:
 
 @bp.get("/<set_slug>/<face_slug>.svg")
 def face(set_slug: str, face_slug: str) -> Response:
-    """A named set's face; a flagged face is drawn as its historic title only."""
+    """A named set's face, in its set's look; a flagged face is drawn as its historic title only."""
     record = _set_or_404(set_slug)
     found = find_face(record, face_slug)
     if found is None:
         if record.deck == "standard-52" and cardfaces.is_standard_id(face_slug):
             return standard(face_slug)
         abort(404)
-    svg = cardfaces.face_svg(found, record.title)
+    look = cardfaces.set_looks(record).get(found.key)
+    svg = cardfaces.face_svg(found, record.title, look)
     return _svg_response(svg, ("face", set_slug, face_slug, content.current().version), 300)
 
 

@@ -271,7 +271,8 @@ def test_pool_call_tie_leaves_the_pool() -> None:
 @pytest.mark.parametrize(
     ("variant", "check"),
     [
-        ("classic", lambda s, before: s.down == before[0] and s.up == before[1]),
+        ("snap-pool", lambda s, before: s.down == before[0] and s.up == before[1]),
+        ("classic", lambda s, before: [len(d) for d in s.down] == [0, 4, 4]),
         ("penalty-card-each", lambda s, before: [len(d) for d in s.down] == [0, 4, 4]),
         ("penalty-face-up-to-pool", lambda s, before: s.up[0] == [] and len(s.pool) == 2),
         ("woolworths", lambda s, before: s.up[0] == [] and len(s.pool) == 2),
@@ -285,7 +286,7 @@ def test_mistaken_call_penalties(variant, check) -> None:
     call(state, 0, 600.0)
     assert types(call(state, 1, 600.0, turn_no=state.turn - 5)) == ["late-call"]  # stale
     events = snap.apply(state, {"type": "close", "player": 2})[1]
-    expected = "mistaken-call" if variant == "classic" else "penalty"
+    expected = "mistaken-call" if variant == "snap-pool" else "penalty"
     assert types(events) == [expected]
     assert events[0].data["player"] == 0 and events[0].data["call"] == "snap"
     assert check(state, before), (variant, state.down, state.up, state.pool)

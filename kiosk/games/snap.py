@@ -50,6 +50,7 @@ LAYOUTS = ("piles", "central")  # own face-up piles, or Easy Snap's one central 
 KIOSK_MAX_TURNS = 100
 TIE_WINDOW_MS = 60  # about four frames at 60 Hz: below what a browser's timing can separate
 MAX_REACTION_MS = 60_000  # a "reaction" slower than a minute is not a reaction
+MAX_PLAYERS = 8  # the kiosk's own limit; the seeds set none (docs/rules/snap.md, "Players")
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +62,7 @@ class SnapOptions:
     layout: str = "piles"  # "central" is Easy Snap
     speed: bool = False  # Speed Snap: everybody turns together
     pool: bool = False  # tied calls send the matched piles to a pool
-    penalty: str = "none"  # mistaken calls: see PENALTIES
+    penalty: str = "card-each"  # mistaken calls: see PENALTIES (the classic game's)
     forfeits: bool = False  # the forfeits game with counters
     counters: int = 5  # counters each in the forfeits game
     decks: int = 1  # 2: play with two copies of the deck (four or more players)
@@ -87,88 +88,114 @@ class SnapOptions:
 
 WOOLWORTHS = "woolworths-snap-misc-869-1986.txt"
 DIAGRAM = "snap-diagram-group-rules.txt"
+# The seed file gives the Woolworths instruction card, then a general text headed "The basic
+# rules for the game of SNAP" that nothing ties to that pack: cited by its own heading.
+BASIC = "the general text The basic rules for the game of SNAP"
+
+# What a wrong call costs, in the words that end every description of a game with calls.
+MISTAKE_WORDS = {
+    "none": "No penalty for a wrong call.",
+    "card-each": "A wrong call: a card to each other player.",
+    "face-up-to-pool": "A wrong call: your face-up pile to the pool.",
+    "face-down-to-pool": "A wrong call: your face-down pile to the pool.",
+}
+OWN_PILES = "Turn in turn; first to call a match takes both piles."
+WITH_POOL = "Tied calls make a pool, won by calling Snap Pool."
+
+
+def _called(name: str, title: str, what: str, source: str, options: dict) -> Variant:
+    """A variant with calls, its description ending with what its own penalty costs."""
+    penalty = SnapOptions(**options).penalty
+    return Variant(name, title, f"{what} {MISTAKE_WORDS[penalty]}", source, options)
+
 
 VARIANTS: dict[str, Variant] = {
     v.name: v
     for v in (
-        Variant(
+        _called(
             "classic",
             "Snap",
-            "Everyone turns in turn onto their own pile; first to call a match takes both piles.",
-            f'{DIAGRAM}: "The first person to yell \'Snap!\' gets to keep both of the face-up '
-            'piles with the matching cards on top and put them on the bottom of the face-down '
-            'pile of cards in front of him."',
-            {},
+            OWN_PILES,
+            f'{DIAGRAM}, the rules and Penalties: "The first person to yell \'Snap!\' gets to '
+            'keep both of the face-up piles with the matching cards on top" and "The player '
+            'could give one card to each of the others from the face-down pile in front of '
+            'him."',
+            {"penalty": "card-each"},
         ),
-        Variant(
+        _called(
             "snap-pool",
             "Snap Pool",
-            "Calls too close to separate send the piles to a pool, won by calling Snap Pool.",
-            f'{WOOLWORTHS}, instruction card rule 4: "If two players call Snap together, and '
-            'it cannot be decided who was first, the disputed cards are put face upwards into '
-            'the pool in the centre of the table. If a card is turned up the same as the top '
-            'one of the pool, the call is Snap Pool."',
-            {"pool": True},
+            WITH_POOL,
+            f'{WOOLWORTHS}, instruction card rules 4 and 5: "If two players call Snap together, '
+            'and it cannot be decided who was first, the disputed cards are put face upwards '
+            'into the pool in the centre of the table. If a card is turned up the same as the '
+            'top one of the pool, the call is Snap Pool." and a mistaken caller is only '
+            '"often penalised"',
+            {"pool": True, "penalty": "none"},
         ),
-        Variant(
+        _called(
             "woolworths",
             "The Woolworths instruction card",
-            "Snap Pool, and a mistaken call puts the caller's face-up cards into the pool.",
+            "The 1950s card: Snap Pool for tied calls.",
             f'{WOOLWORTHS}, instruction card rules 4 and 5: "the disputed cards are put face '
             'upwards into the pool" and "Anyone who calls Snap in error is often penalised by '
             'having to put all his upturned cards in the pool."',
             {"pool": True, "penalty": "face-up-to-pool"},
         ),
-        Variant(
+        _called(
             "penalty-card-each",
             "Penalty: a card to each player",
-            "A mistaken call costs the caller one face-down card to each other player.",
-            f'{WOOLWORTHS}, basic rules, PENALTY 1: "the player gives one card from his face '
-            'down pile to each of the other players"',
-            {"penalty": "card-each"},
+            WITH_POOL,
+            f'{WOOLWORTHS}, {BASIC}, SNAP POOL and PENALTY 1: "if two players shout `snap\' '
+            'together, the matching cards are put face up in a pool in the centre" and "the '
+            'player gives one card from his face down pile to each of the other players"',
+            {"pool": True, "penalty": "card-each"},
         ),
-        Variant(
+        _called(
             "penalty-face-up-to-pool",
             "Penalty: face-up pile to the pool",
-            "A mistaken call puts the caller's face-up pile into a pool anyone can win.",
+            OWN_PILES,
             f'{DIAGRAM}, Penalties: "the player could put his face-up cards into the pool so '
             'that other players can win them."',
             {"penalty": "face-up-to-pool"},
         ),
-        Variant(
+        _called(
             "penalty-face-down-to-pool",
             "Penalty: face-down pile to the pool",
-            "A mistaken call puts the caller's face-down pile into the pool.",
-            f'{WOOLWORTHS}, basic rules, PENALTY 2: "the player\'s face down pile is put into '
-            'the central pool to be won like an ordinary snap pool."',
+            WITH_POOL,
+            f'{WOOLWORTHS}, {BASIC}, SNAP POOL and PENALTY 2: "if two players shout `snap\' '
+            'together, the matching cards are put face up in a pool in the centre" and "the '
+            'player\'s face down pile is put into the central pool to be won like an ordinary '
+            'snap pool."',
             {"pool": True, "penalty": "face-down-to-pool"},
         ),
         Variant(
             "forfeits",
             "Snap with forfeits",
-            "Turn a card like the last player's and they pay you a counter; a run doubles it.",
-            f'{WOOLWORTHS}, basic rules: "if that card matches the first, he or she `snaps\' '
+            "Match the last player's card and they give up a counter; a run doubles it.",
+            f'{WOOLWORTHS}, {BASIC}: "if that card matches the first, he or she `snaps\' '
             'the first player, who pays a forfeit by giving up one counter." and "Should the '
             "third player also have a similar card, he or she `snaps' the second player, who "
             'then has to pay a double forfeit"',
-            {"forfeits": True},
+            {"forfeits": True, "penalty": "none"},
         ),
-        Variant(
+        _called(
             "easy",
             "Easy Snap",
-            "Everyone turns onto one central pile; call when its top two cards match.",
-            f'{WOOLWORTHS}, basic rules, EASY SNAP: "each player plays his cards into a '
-            'central face up pile. Players shout SNAP when the top two cards are of the same '
-            'value."',
-            {"layout": "central"},
+            "One central pile; call when its top two cards match.",
+            f'{WOOLWORTHS}, {BASIC}, EASY SNAP: "This version is particularly suitable for '
+            'very young children. Instead of having individual face up piles, each player '
+            'plays his cards into a central face up pile."',
+            {"layout": "central", "penalty": "none"},
         ),
-        Variant(
+        _called(
             "speed",
             "Speed Snap",
             "Everybody turns a card at the same moment.",
-            f'{WOOLWORTHS}, basic rules, SPEED SNAP: "players still turn their cards up one at '
-            'a time but all players do so together."',
-            {"speed": True},
+            f'{WOOLWORTHS}, {BASIC}, SPEED SNAP and PENALTY 1: "players still turn their '
+            'cards up one at a time but all players do so together." and "the player gives '
+            'one card from his face down pile to each of the other players"',
+            {"speed": True, "penalty": "card-each"},
         ),
     )
 }
@@ -207,8 +234,8 @@ def check_options(o: SnapOptions) -> None:
 
     if not isinstance(o.players, int) or o.players < 2:
         bad(f"Snap needs at least two players, not {o.players!r}")
-    if o.players > 8:
-        bad(f"at most eight players round one table, not {o.players}")
+    if o.players > MAX_PLAYERS:
+        bad(f"at most {MAX_PLAYERS} players round one table, not {o.players}")
     if o.layout not in LAYOUTS:
         bad(f"unknown layout {o.layout!r}: choose from {', '.join(LAYOUTS)}")
     if o.penalty not in PENALTIES:
@@ -666,7 +693,6 @@ def _settle(s: SnapState, events: list[Event] | None) -> None:
     for ms, p, kind in sorted(mistaken):
         _penalise(s, p, kind, ms, w.turn, events)
     _check_out(s, events)
-    _check_end(s, events)
     if not s.over and s.out[s.current]:
         s.current = _next_active(s, s.current)
 
@@ -764,13 +790,21 @@ def _held(s: SnapState, p: int) -> int:
 
 
 def _check_out(s: SnapState, events: list[Event] | None) -> None:
+    """After a settled call: everyone it left with no cards is out, then perhaps the end."""
     if s.options.forfeits:
+        _check_end(s, events)
         return
-    for p in range(s.options.players):
-        if not s.out[p] and not s.down[p] and not s.up[p]:
-            s.out[p] = True
-            if events is not None:
-                events.append(Event("out", {"player": p, "why": "no cards"}))
+    gone = [p for p in range(s.options.players) if not s.out[p] and not _held(s, p)]
+    _out_at_once(s, gone, events)
+
+
+def _out_at_once(s: SnapState, gone: list[int], events: list[Event] | None) -> None:
+    """W card rule 6: who has lost all his cards is out at once (docs/rules/snap.md)."""
+    for p in gone:
+        s.out[p] = True
+        if events is not None:
+            events.append(Event("out", {"player": p, "why": "no cards"}))
+    _check_end(s, events, gone)
 
 
 def _finish(s: SnapState, winners: list[int], reason: str, events: list[Event] | None) -> None:
@@ -786,12 +820,15 @@ def _finish(s: SnapState, winners: list[int], reason: str, events: list[Event] |
         }))  # fmt: skip
 
 
-def _check_end(s: SnapState, events: list[Event] | None) -> None:
-    """End the game when one player is left, or the kiosk bound is reached."""
+def _check_end(s: SnapState, events: list[Event] | None, gone: Sequence[int] = ()) -> None:
+    """End the game when one player is left (or none: ``gone`` share it), or at the bound."""
     if s.over:
         return
     o = s.options
     active = _active(s)
+    if not active and gone and not o.forfeits:  # the last players went out together
+        _finish(s, sorted(gone), "out-together", events)
+        return
     if o.forfeits:
         if len(active) <= 1:
             _finish(s, active, "last-with-counters", events)
@@ -925,6 +962,10 @@ def _do_turn(s: SnapState, player: int, events: list[Event] | None) -> None:
         if o.forfeits:
             _forfeit(s, p, events)
         s.last_turner = p
+        if s.central and not s.down[p]:  # Easy Snap: the last card played, nothing left
+            _out_at_once(s, [p], events)
+            if s.over:
+                return
     q = s.last_turner + 1
     if q == o.players:
         q = 0

@@ -13,7 +13,11 @@ settled when every human seat still in the game has called, or by ``close``, or 
 ``turn`` (which settles it first): the earliest call wins; calls within
 ``tie_window_ms`` of the earliest are "together". A call whose ``turn`` is not the current
 turn, or that comes after its window was settled, changes nothing and yields a
-``late-call`` event, so a late or duplicated tap is harmless.
+``late-call`` event, so a late or duplicated tap is harmless. So does a call measured under
+``FALSE_START_MS`` (100 ms): nobody reacts that quickly, so it answers the card before the
+one on screen, whose window has gone (``why: "false start"``): never a win, never a penalty.
+A ``reaction_ms`` that is negative, not finite or over ``MAX_REACTION_MS`` is refused
+(:class:`BadReaction`).
 
 A live game against the computer (``humans=(0,)``) goes like this: the page sends
 ``{"type": "turn", "player": p}`` for whoever is to move (``to_move``), the visitor with a
@@ -51,6 +55,13 @@ KIOSK_MAX_TURNS = 100
 TIE_WINDOW_MS = 60  # about four frames at 60 Hz: below what a browser's timing can separate
 MAX_REACTION_MS = 60_000  # a "reaction" slower than a minute is not a reaction
 MAX_PLAYERS = 8  # the kiosk's own limit; the seeds set none (docs/rules/snap.md, "Players")
+# Nobody reacts to a card quicker (the false-start line of sprint starts): a call measured
+# under this from a card's paint answers the card before it, whose window has gone.
+FALSE_START_MS = 100
+
+
+class BadReaction(IllegalAction):
+    """A call whose reaction_ms is no reaction (negative, not finite, over a minute)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -976,26 +987,36 @@ def _do_turn(s: SnapState, player: int, events: list[Event] | None) -> None:
     _open_window(s)
 
 
+def _reaction(action: dict) -> float:
+    """A call's reaction_ms, refused unless finite and 0..MAX_REACTION_MS (NaN fails too)."""
+    ms = action.get("reaction_ms")
+    if isinstance(ms, bool) or not isinstance(ms, int | float) or not 0 <= ms <= MAX_REACTION_MS:
+        raise BadReaction(f"a call needs reaction_ms between 0 and {MAX_REACTION_MS}")
+    return float(ms)
+
+
 def _human_call(s: SnapState, action: dict, events: list[Event] | None) -> None:
     p = action["player"]
     kind = "pool" if action["type"] == "call-pool" else "snap"
-    ms = action.get("reaction_ms")
-    if isinstance(ms, bool) or not isinstance(ms, int | float) or not 0 <= ms <= MAX_REACTION_MS:
-        raise IllegalAction(f"a call needs reaction_ms between 0 and {MAX_REACTION_MS}")
+    ms = _reaction(action)
     turn = action.get("turn")
     w = s.window
-    stale = w is None or turn != w.turn or any(c[1] == p for c in w.calls)
+    # a false start answers the card before this one: its window has gone (never a win,
+    # never a penalty), and this card's window stays open for a real call
+    false_start = ms < FALSE_START_MS
+    stale = false_start or w is None or turn != w.turn or any(c[1] == p for c in w.calls)
     if stale:
         if events is not None:
+            why = "false start" if false_start else (
+                "already called" if w is not None and turn == w.turn else "window closed")
             events.append(Event("late-call", {
-                "player": p, "kind": kind, "turn": turn, "current_turn": s.turn,
-                "why": "already called" if w is not None and turn == w.turn else "window closed",
+                "player": p, "kind": kind, "turn": turn, "current_turn": s.turn, "why": why,
             }))  # fmt: skip
         return
-    w.calls += ((float(ms), p, kind),)
+    w.calls += ((ms, p, kind),)
     if events is not None:
         events.append(Event("call", {"player": p, "kind": kind, "turn": turn,
-                                     "reaction_ms": float(ms)}))  # fmt: skip
+                                     "reaction_ms": ms}))  # fmt: skip
     waiting = [h for h in s.options.humans if not s.out[h] and all(c[1] != h for c in w.calls)]
     if not waiting:
         _settle(s, events)
@@ -1040,6 +1061,7 @@ def _apply(s: SnapState, action: dict[str, Any], events: list[Event] | None) -> 
         raise IllegalAction(f"no player {p!r} at this table")
     if s.over:
         if kind in ("call", "call-pool"):
+            _reaction(action)  # a bad reaction is a bad request, over or not
             if events is not None:
                 events.append(Event("late-call", {"player": p, "turn": action.get("turn"),
                                                   "current_turn": s.turn, "why": "game over"}))

@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 FLOOR_MS = 350.0  # no bot reacts faster than a quick adult recognises a match
+# (far above the engine's 100 ms false-start line, snap.FALSE_START_MS: a drawn call is
+# always a reaction to the card it is drawn for)
 
 
 @dataclass(frozen=True, slots=True)

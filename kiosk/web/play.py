@@ -11,6 +11,7 @@ from the moment a card is painted, and htmx swaps ``#game`` in place.
 
 from __future__ import annotations
 
+import math
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -49,11 +50,15 @@ DEFAULT_BOTS = 1
 # The computer players turn a card this long after the last card was painted (ms): longer for
 # slower levels, so almost every computer call falls inside the window it belongs to.
 PACE_MS = {"easy": 2200, "medium": 1500, "hard": 1200}
+# A match stays on the table at least this long at every level, as long as at the slowest:
+# time for a young child to see it and tap (docs/play.md, "Fair timing").
+MATCH_OPEN_MS = PACE_MS["easy"]
 STATE_CACHE_SIZE = 256  # games kept per process (a few kB each): far more than kiosks in use
 CACHE_EXTENSION = "play.state_cache"
 SETUP_EXTENSION = "play.setup_contexts"
 OUTCOME_HOLD_MS = 800  # extra time to read an outcome before the next card
 UNMEASURED_MS = 800  # a call without a measured reaction (no JavaScript) counts as this
+BAD_REACTION_WORDS = "The kiosk could not tell how quickly you tapped. Please tap Snap! again."
 OUTCOMES = {"snap", "pool-formed", "pool-won", "tie", "penalty", "mistaken-call", "forfeit",
             "unclaimed", "out"}  # fmt: skip
 CODES = {"turn": "t", "call": "c", "call-pool": "p", "close": "x"}
@@ -343,14 +348,27 @@ def next_action(game: Game) -> dict[str, Any] | None:
     return None
 
 
+class Refused(GameError):
+    """A request the rules refuse, with the words the visitor sees (answered with 400)."""
+
+    def __init__(self, words: str) -> None:
+        super().__init__(words)
+        self.words = words
+
+
 def reaction(raw: str | None) -> float:
-    """The visitor's measured reaction (ms), or the unmeasured default."""
+    """The reaction (ms) the page sent, for the engine to judge; none sent (no JavaScript)
+    counts as ``UNMEASURED_MS``. Only read here: the engine refuses a negative or
+    non-finite one (text that is no number reads as NaN) and makes a false start too late."""
+    text = (raw or "").strip()
+    if not text:
+        return UNMEASURED_MS
     try:
-        ms = float(raw or "")
+        ms = float(text)
     except ValueError:
-        return UNMEASURED_MS
-    if not 0 <= ms <= snap.MAX_REACTION_MS:  # also refuses nan
-        return UNMEASURED_MS
+        return math.nan
+    if math.isfinite(ms) and ms > snap.MAX_REACTION_MS:  # a tap after a minute away: slowest
+        return float(snap.MAX_REACTION_MS)
     return round(ms, 1)
 
 
@@ -383,8 +401,11 @@ def act(game: Game, what: str, form: dict[str, str]) -> str | None:
     except ValueError:
         turn = -1
     kind = "call-pool" if what == "pool" else "call"
-    play(game, {"type": kind, "player": HUMAN, "turn": turn,
-                "reaction_ms": reaction(form.get("reaction_ms"))})  # fmt: skip
+    try:
+        play(game, {"type": kind, "player": HUMAN, "turn": turn,
+                    "reaction_ms": reaction(form.get("reaction_ms"))})  # fmt: skip
+    except snap.BadReaction:  # a bad request (a page never sends one): 400, in words
+        raise Refused(BAD_REACTION_WORDS) from None
     return None
 
 
@@ -491,7 +512,7 @@ def sentences(game: Game, who: list[str], set_record: SetRecord) -> list[str]:
             why = d.get("why")
             if why == "already called":
                 out.append("You have already called on this card.")
-            else:
+            else:  # the window closed, or a false start (judged against the card before)
                 out.append("Too late — that card has gone.")
         elif t == "game-over":
             out.append(result_words(s, who))
@@ -523,6 +544,9 @@ def pace_ms(game: Game) -> int | None:
         return None
     override = current_app.config.get("PLAY_PACE_MS")
     pace = int(override) if override else PACE_MS[game.options.level]
+    w = game.state.window
+    if not override and w is not None and (w.snap or w.pool):
+        pace = max(pace, MATCH_OPEN_MS)  # whoever plays, a slow visitor can see it and tap
     if any(e.type in OUTCOMES for e in game.events):
         pace += OUTCOME_HOLD_MS if not override else 0
     return pace
@@ -789,9 +813,9 @@ def act_post(slug: str) -> tuple[str, int]:
     else:
         try:
             note = act(game, what, form)
-        except GameError:  # the rules refused it: the table stays as it was
+        except GameError as error:  # the rules refused it: the table stays as it was
             game = rebuild(game.record, set_record)
-            note = "That cannot be done now."
+            note = getattr(error, "words", "That cannot be done now.")
             page = render_game(game, set_record, note, 400)
         else:
             page = render_game(game, set_record, note)

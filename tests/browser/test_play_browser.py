@@ -24,6 +24,9 @@ from .harness import LiveServer, assert_no_axe_violations, assert_targets_at_lea
 DEBUG = bool(os.environ.get("PLAY_DEBUG"))
 PACE_MS = 700  # the computer players' pace in these games (the kiosk's is 1.2–2.2 s)
 MAX_TURNS = 24  # a short game (the kiosk's bound is 100 turns)
+# a visitor's quickest reaction: a call under 100 ms (snap.FALSE_START_MS) from a card's
+# paint is a false start, answered "Too late" (tests/browser/test_fair_timing_browser.py)
+REACTION_MS = 150
 ALTS = "els => els.map(e => e.getAttribute('alt') || '')"
 REGIONS = """els => els.map(r => [
   (r.getAttribute('aria-labelledby') || '').split(' ')
@@ -93,6 +96,15 @@ def wait_painted(frame: Any, after: int, timeout: float = 8000) -> None:
     )
 
 
+def react(frame: Any) -> None:
+    """Wait as a person would: no call before REACTION_MS after the card was painted."""
+    frame.evaluate(
+        """ms => new Promise(done => setTimeout(done, Math.max(0,
+            ms - (performance.now() - (window.kioskPlay.state.paintedAt || 0)))))""",
+        REACTION_MS,
+    )
+
+
 def table(frame: Any) -> dict[str, list[str]]:
     """Every region's name and the accessible names of its cards, read in one go."""
     regions = frame.get_by_role("region").evaluate_all(REGIONS)
@@ -131,13 +143,16 @@ def play_a_game(frame: Any, key: Callable[[str], str], central: bool = False) ->
         pool_match = bool({key(n) for n in cards.get("The pool", [])} & up)
         try:
             if match and now["snap"]:
+                react(frame)
                 snap_button.tap()
                 played.matches_called += 1
             elif pool_match and now["pool"]:
+                react(frame)
                 pool_button.tap()
                 played.matches_called += 1
             elif not played.wrong_calls and now["turn"] and now["snap"] and not match:
                 # the visitor's own turn (no pace timer runs): a call now is surely wrong
+                react(frame)
                 snap_button.tap()
                 wait_painted(frame, count)
                 words = frame.evaluate(SNAPSHOT)["status"]

@@ -3,7 +3,8 @@
  * The page works without this script (every button is a form). With it:
  * - the moment a new table is painted (images decoded, then the next frame rendered) is noted
  *   with performance.now(); a call on Snap! sends reaction_ms measured from that moment to
- *   the tap (pointerdown, or the key press), and the turn number of the table that was seen;
+ *   the tap (pointerdown, or the key press), and the turn number of the table that was seen
+ *   (a table drawn again for the same turn keeps the first mark: the card was already seen);
  * - the computer players' pace: "Next" is posted data-pace ms after the paint;
  * - one request at a time: a tap while a request is in flight is sent when it has landed
  *   (with the turn it was aimed at, so a call on a card that has gone is "too late");
@@ -128,8 +129,13 @@
     wait(function () {
       var g = game();
       if (!g) return;
-      state.paintedAt = performance.now();
-      state.paintedTurn = g.dataset.turn;
+      if (state.paintedAt === null || state.paintedTurn !== g.dataset.turn) {
+        // a new card: reactions are measured from now. The same turn drawn again (a false
+        // start answered "Too late", a note) keeps its card's first paint, so a tap under
+        // 100 ms cannot restart the clock for the next tap on the same card
+        state.paintedAt = performance.now();
+        state.paintedTurn = g.dataset.turn;
+      }
       var steps = state.steps;
       state.steps = {};
       note("painted", { turn: g.dataset.turn, over: g.dataset.over === "1", steps: steps });
@@ -427,6 +433,8 @@
     if (!g || g === state.booted || !g.dataset.game) return;
     state.booted = g;
     state.pending = null;
+    state.paintedAt = null; // a new page: its first paint starts the clock
+    state.paintedTurn = null;
     preload(g);
     nameCards("new");
     decoded().then(function () {

@@ -1,0 +1,136 @@
+"""Fair timing in Chromium: a tap on Snap! 50 ms after a new card is painted is a false start.
+
+Nobody reacts to a card in under 100 ms (``snap.FALSE_START_MS``), so play.js's measured
+reaction (tap − paint) under that answers the card before: "Too late — that card has gone",
+never a win, never a penalty, and the card's window stays open for a real call, whose
+reaction is still measured from the card's first paint. The tap is made by a script in the
+page, a pointerdown and a click on #snap-button 50 ms after the ``play:painted`` event of a
+table that shows a match, so it goes through play.js as a finger's would (held while the
+card moves, then sent with the turn and reaction it was made with).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from kiosk.games import snap
+
+from .harness import LiveServer
+
+TAP_AFTER_MS = 50
+TAPPER = """
+window.__fair = {taps: [], lastTurn: null, enough: 5};
+document.addEventListener("play:painted", (event) => {
+  const fair = window.__fair;
+  const status = () => document.getElementById("game-status").innerText;
+  const last = fair.taps.at(-1);
+  if (last && last.at !== undefined && last.words === undefined && event.detail.at > last.at) {
+    last.words = status();  // the table painted with the answer to the tap
+    last.call = window.kioskPlay.log.filter((e) => e.type === "call").at(-1);
+  }
+  const turn = event.detail.turn;
+  if (turn === fair.lastTurn || fair.taps.length >= fair.enough) return;
+  fair.lastTurn = turn;  // the first paint of a new card
+  const ranks = [...document.querySelectorAll("#game img.play-card")]
+    .map((img) => img.alt).filter(Boolean).map((alt) => alt.split(" of ")[0]);
+  const button = document.getElementById("snap-button");
+  if (new Set(ranks).size === ranks.length || !button || button.disabled) return;
+  const tap = {turn: turn, paintAt: event.detail.at};
+  fair.taps.push(tap);
+  setTimeout(() => {
+    tap.at = performance.now();
+    button.dispatchEvent(new PointerEvent("pointerdown", {bubbles: true, pointerType: "touch"}));
+    button.click();
+  }, Math.max(0, TAP_AFTER_MS - (performance.now() - event.detail.at)));
+});
+""".replace("TAP_AFTER_MS", str(TAP_AFTER_MS))
+QUIET = """() => {
+  const last = window.__fair.taps.at(-1);
+  const state = window.kioskPlay.state;
+  return (!last || last.words !== undefined) && !state.busy && !state.pending;
+}"""
+
+
+@pytest.fixture(scope="module")
+def fair_server() -> Iterator[LiveServer]:
+    """The same deal every run; the page never posts "Next" by itself (the test does)."""
+    config = {"PLAY_PACE_MS": 60_000, "PLAY_MAX_TURNS": 80, "PLAY_NONCE": "fair-timing-deal"}
+    with LiveServer(config) as server:
+        yield server
+
+
+def start_against_speedy_sid(page: Any, server: LiveServer) -> None:
+    page.add_init_script(TAPPER)
+    page.goto(f"{server.url}/sets/snap-standard-deck/play")
+    page.get_by_text("1 computer player", exact=False).first.tap()
+    page.get_by_text("Speedy Sid", exact=False).first.tap()
+    page.get_by_role("button", name="Start").tap()
+    page.wait_for_function("() => window.kioskPlay && window.kioskPlay.log.length > 0")
+
+
+def move_on(page: Any) -> None:
+    """Turn the visitor's card, or post "Next" for the computer's (the pace never does)."""
+    count = page.evaluate("() => window.kioskPlay.log.filter(e => e.type === 'painted').length")
+    turn = page.get_by_role("button", name="Turn your card")
+    if turn.count() and turn.is_enabled():
+        turn.tap()
+    else:
+        page.evaluate("() => document.getElementById('next-button').click()")
+    page.wait_for_function(
+        "n => window.kioskPlay.log.filter(e => e.type === 'painted').length > n", arg=count
+    )
+
+
+def test_a_tap_50_ms_after_a_new_card_is_too_late_never_a_win(touch_page, fair_server):
+    page = touch_page
+    page.set_default_timeout(10_000)
+    start_against_speedy_sid(page, fair_server)
+    followed_up = False
+    for _ in range(160):
+        page.wait_for_function(QUIET)
+        fair = page.evaluate("() => window.__fair")
+        taps = [t for t in fair["taps"] if "words" in t]
+        if taps and not followed_up:
+            tap = taps[-1]
+            reaction = tap["call"]["reaction"]
+            if TAP_AFTER_MS <= reaction < snap.FALSE_START_MS:  # (a loaded machine can be late)
+                followed_up = True
+                # too late: never a win, never a penalty
+                assert tap["words"].startswith("Too late — that card has gone."), tap
+                assert not re.search(r"You called|No match|penalty|Too slow", tap["words"]), tap
+                # the card's window is still open: a real tap now is judged on its merits,
+                # its reaction measured from the card's first paint, not from the answer's
+                snap_button = page.get_by_role("button", name="Snap!", exact=True)
+                expect(snap_button).to_be_enabled()
+                calls = page.evaluate("() => window.kioskPlay.log.filter(e => e.type === 'call')")
+                snap_button.tap()
+                page.wait_for_function(
+                    "n => window.kioskPlay.log.filter(e => e.type === 'call').length > n",
+                    arg=len(calls),
+                )
+                page.wait_for_function("() => !window.kioskPlay.state.busy")
+                expect(page.get_by_role("status")).to_contain_text(
+                    re.compile(r"You called first|Too slow! Speedy Sid|together")
+                )
+                real = page.evaluate("() => window.kioskPlay.log.filter(e => e.type === 'call')")
+                real = real[-1]
+                assert real["turn"] == tap["call"]["turn"]
+                assert real["reaction"] == pytest.approx(real["tapAt"] - tap["paintAt"], abs=1)
+                assert real["reaction"] > reaction + 100
+        if followed_up and len(taps) >= fair["enough"]:
+            break
+        if page.locator("#game[data-over='1']").count():
+            break
+        move_on(page)
+    assert followed_up, page.evaluate("() => window.__fair")
+    # every tap that landed inside the false-start line was too late, and none won cards
+    fair = page.evaluate("() => window.__fair")
+    early = [t for t in fair["taps"] if "words" in t and t["call"]["reaction"] < 100]
+    assert early, fair
+    for tap in early:
+        assert tap["words"].startswith("Too late — that card has gone."), tap

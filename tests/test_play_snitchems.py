@@ -188,6 +188,29 @@ def test_laying_a_card_when_a_capture_exists_is_explained(app, client):
     assert soup(refused).find("button", attrs={"value": f"pick:{card}"})["aria-pressed"] == "true"
 
 
+def test_when_a_capture_is_compulsory_only_capturing_cards_are_offered_and_no_lay(app, client):
+    response, state = find(app, client, can_capture)
+    capturing = {a["card"] for a in sn.legal_actions(state, ps.HUMAN)}
+    hand = soup(response).select(".sn-hand__card")
+    enabled = {b["value"].removeprefix("pick:") for b in hand if not b.has_attr("disabled")}
+    assert enabled == capturing
+    for card in capturing:
+        picked = soup(act(client, response, f"pick:{card}"))
+        assert picked.select("button.sn-capture"), "a capturing card shows its captures"
+        assert not picked.select("button.sn-lay"), "no Lay when a capture is compulsory"
+        assert picked.find("button", attrs={"value": "unpick"})
+
+
+def test_when_no_capture_exists_every_card_may_be_laid(app, client):
+    response, state = find(app, client, cannot_capture)
+    hand = soup(response).select(".sn-hand__card")
+    assert hand and not any(b.has_attr("disabled") for b in hand)
+    card = state.places["hand:0"][0]
+    picked = soup(act(client, response, f"pick:{card}"))
+    assert picked.find("button", attrs={"value": f"lay:{card}"})
+    assert not picked.select("button.sn-capture")
+
+
 def test_laying_a_card_when_no_capture_exists_grows_the_table(app, client):
     response, state = find(app, client, cannot_capture)
     card = state.places["hand:0"][0]

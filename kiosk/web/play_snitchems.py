@@ -244,7 +244,12 @@ def table(game: Game, note: str | None, chosen: str | None) -> dict[str, Any]:
                 "words": "Capture: " + words,
                 "count": len(cap.take) + 1,
             })  # fmt: skip
-    must = bool(sn.all_captures(s, HUMAN)) if your_turn else False
+    # the engine's legal moves decide what the table offers: a card that can do nothing
+    # allowed is not offered, and "Lay" only when no capture is possible (it is compulsory)
+    legal = sn.legal_actions(s, HUMAN) if your_turn else []
+    must = any(a["type"] == "capture" for a in legal)
+    playable = {a["card"] for a in legal}
+    can_lay = {"type": "play", "player": HUMAN, "card": chosen} in legal
     words = sentences(game.new, s, game.level)
     thought = f"{BOT_NAMES[game.level]} thought: \u201c{game.why}\u201d" if game.why else None
     if note:
@@ -253,13 +258,17 @@ def table(game: Game, note: str | None, chosen: str | None) -> dict[str, Any]:
     return {
         "view": v,
         "computer": BOT_NAMES[game.level],
-        "hand": [{**card_view(s.cards[c]), "chosen": c == chosen} for c in v["hand"]],
+        "hand": [
+            {**card_view(s.cards[c]), "chosen": c == chosen, "playable": c in playable}
+            for c in v["hand"]
+        ],
         "table_cards": [
             {**card_view(s.cards[c]), "takeable": c in takeable} for c in v["table"]
         ],
         "chosen": card_view(s.cards[chosen]) if chosen else None,
         "captures": captures,
         "must_capture": must,
+        "can_lay": can_lay,
         "words": words,
         "thought": thought,
         "token": tokens.dump(game.record),

@@ -74,6 +74,21 @@ def test_a_set_slide_names_title_date_and_maker(client, snapshot, slides):
     assert slide.select_one(".card-stack__front")["alt"]
 
 
+@pytest.mark.parametrize(
+    ("key", "kicker"),
+    [
+        ("misc-869-1986", "In the collection"),
+        ("snitchems-1797", "Playing cards (a standard 52-card pack)"),
+        ("snap-standard-deck", "Playing cards (a standard 52-card pack)"),
+    ],
+)
+def test_only_a_museum_object_is_in_the_collection(client, slides, key, kicker):
+    n = slides.index(("set", key)) + 1
+    soup = BeautifulSoup(client.get(f"/attract/{n}").get_data(as_text=True), "html.parser")
+    assert soup.select_one("[data-attract-slide] .attract-kicker").get_text(strip=True) == kicker
+    assert ("In the collection" in soup.get_text()) == (key == "misc-869-1986")
+
+
 def test_a_rule_slide_has_every_step_of_its_run_as_a_frame(client, snapshot, slides):
     n = next(i for i, (kind, _) in enumerate(slides, 1) if kind == "rules")
     run = snapshot.runs[slides[n - 1][1]]

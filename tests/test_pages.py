@@ -13,8 +13,9 @@ from flask import Flask
 
 from kiosk import create_app
 from kiosk.catalogue import Catalogue
+from kiosk.catalogue.decks import card_name
 from kiosk.config import ROOT
-from kiosk.web.pages import FACT_FIELDS
+from kiosk.web.pages import FACT_FIELDS, MUSEUM_FIELDS, is_museum_object
 
 CONTENT = ROOT / "content"
 CSS = (ROOT / "kiosk" / "static" / "css" / "kiosk.css").read_text()
@@ -311,8 +312,13 @@ def test_every_schema_field_is_shown_or_not_recorded(client, slug):
     rows = {
         text(row.find("dt")): text(row.find("dd")) for row in soup.select("dl.facts .facts__row")
     }
-    assert list(rows) == [label for _, label in FACT_FIELDS]
-    for name, label in FACT_FIELDS:
+    shown = [
+        (name, label)
+        for name, label in FACT_FIELDS
+        if is_museum_object(record) or name not in MUSEUM_FIELDS or getattr(record, name)
+    ]
+    assert list(rows) == [label for _, label in shown]
+    for name, label in shown:
         value = getattr(record, name)
         if value is None or value == "":
             assert rows[label] == "not recorded", label
@@ -339,6 +345,38 @@ def test_record_head_summary_story_sources_and_games(client, slug):
         assert soup.select_one(f"a[href='/games/{game}']"), game
     assert soup.select_one(f"img[src='/cards/{slug}/back.svg']")
     assert record.back.description.split()[0] in text(soup.select_one("#back"))
+
+
+def fact_rows_of(soup: BeautifulSoup) -> dict[str, str]:
+    return {text(r.find("dt")): text(r.find("dd")) for r in soup.select("dl.facts .facts__row")}
+
+
+@pytest.mark.parametrize("slug", ["snitchems-1797", "snap-standard-deck"])
+def test_an_ordinary_pack_has_no_museum_fields(client, slug):
+    rows = fact_rows_of(get_page(client, f"/sets/{slug}"))
+    museum = [label for name, label in FACT_FIELDS if name in MUSEUM_FIELDS]
+    assert {"Accession number", "Credit line"} <= set(museum)
+    assert not [label for label in museum if label in rows]
+    assert rows["Number of cards"] == "52"
+
+
+def test_a_museum_object_keeps_every_museum_field(client):
+    rows = fact_rows_of(get_page(client, "/sets/misc-869-1986"))
+    assert rows["Accession number"] == "MISC.869-1986"
+    assert rows["Credit line"] == "Mrs. M. Tomalin"
+    assert rows["Object history"] == "not recorded"  # it applies: the museum has not said
+
+
+@pytest.mark.parametrize(
+    ("slug", "kicker"),
+    [
+        ("misc-869-1986", "Catalogue record · MISC.869-1986"),
+        ("snap-standard-deck", "Playing cards (a standard 52-card pack)"),
+        ("twizzles-happy-families", "Card game (Happy Families)"),
+    ],
+)
+def test_only_a_museum_object_is_called_a_catalogue_record(client, slug, kicker):
+    assert text(get_page(client, f"/sets/{slug}").select_one(".record__kicker")) == kicker
 
 
 def test_woolworths_cards_grid(client):
@@ -412,8 +450,9 @@ def test_twizzles_families_and_unrecorded_cards(client):
     assert families == [f"The {f} family" for f in dict.fromkeys(c.family for c in record.cards)]
     unrecorded = soup.select("li.card-tile--unrecorded")
     assert len(unrecorded) == sum(1 for c in record.cards if not c.recorded) > 0
-    for tile in unrecorded:
-        assert "not recorded" in text(tile.select_one(".card-caption__name"))
+    names = [text(tile.select_one(".card-caption__name")) for tile in unrecorded]
+    assert names == [card_name(c) for c in record.cards if not c.recorded]
+    assert "Sally Cross's second card" in names and not [n for n in names if "not recorded" in n]
     assert record.families_recorded_note.split(".")[0] in text(soup.select_one("#cards .notice"))
     assert "\u201cTWIZZLES HAPPY FAMILIES\u201d" in text(soup.select_one(".record__historic"))
     assert not soup.select(".card-tile--flagged")

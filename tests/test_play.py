@@ -10,6 +10,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from kiosk import create_app
+from kiosk.catalogue.decks import card_name
 from kiosk.games import snap
 from kiosk.games.cards import standard_deck
 from kiosk.web import play, tokens
@@ -239,6 +240,23 @@ def test_face_up_cards_are_named(app, client):
     assert f"You turned {top.name}." in status_text(response)
 
 
+def test_an_unrecorded_card_is_named_plainly_with_its_family(app, client):
+    with app.app_context():
+        record = play.set_or_404(TWIZZLES)
+    plain = {f"{card_name(f)}, {f.family} family" for f in record.cards if not f.recorded}
+    token, seen = token_of(start(client, TWIZZLES)), set()
+    for _ in range(40):
+        state = game_of(app, token, TWIZZLES).state
+        if state.over or seen & plain:
+            break
+        legal = {a["type"] for a in snap.legal_actions(state, play.HUMAN)}
+        response = act(client, TWIZZLES, token, "turn" if "turn" in legal else "next")
+        token = token_of(response)
+        seen |= {img["alt"] for img in soup(response).select("img.play-card") if img["alt"]}
+    assert seen & plain, seen  # e.g. "Sally Cross's second card, Sally Cross family"
+    assert not [alt for alt in seen if ": " in alt], seen  # never the record's "Sally Cross: …"
+
+
 def test_forfeits_and_easy_tables(client):
     page = soup(start(client, STANDARD, variant="forfeits"))
     assert page.find(class_="seat__counters") and not page.find("button", string="Snap!")
@@ -329,7 +347,7 @@ def test_mistaken_call_pays_a_penalty(app, client):
     before = game_of(app, token).state
     turn = before.window.turn
     response = act(client, slug, token, "snap", turn=turn, reaction_ms="500")
-    assert "No match — you pay a penalty: one card to each other player." in status_text(response)
+    assert "No match — a wrong call: a card to each other player." in status_text(response)
     after = game_of(app, token_of(response)).state
     assert len(after.down[0]) == len(before.down[0]) - 1
 
@@ -339,7 +357,7 @@ def test_mistaken_call_without_a_penalty(app, client):
     token = advance_until(client, app, STANDARD, start_, nothing_showing)
     turn = game_of(app, token).state.window.turn
     response = act(client, STANDARD, token, "snap", turn=turn, reaction_ms="500")
-    assert "No match — that was a mistaken call." in status_text(response)
+    assert "No match — no penalty for a wrong call." in status_text(response)
 
 
 def test_snap_pool_call(app, client):
@@ -349,9 +367,7 @@ def test_snap_pool_call(app, client):
     turn = game_of(app, token, slug).state.window.turn
     # with no pool at all a Snap Pool! call is mistaken: the face-up pile goes to the pool
     response = act(client, slug, token, "pool", turn=turn, reaction_ms="400")
-    assert "No match — you pay a penalty: the face-up pile goes into the pool." in status_text(
-        response
-    )
+    assert "No match — a wrong call: your face-up pile to the pool." in status_text(response)
     assert soup(response).find(id="pool-name")
 
 

@@ -16,7 +16,7 @@ from kiosk.catalogue.schema import ScenarioRecord
 from kiosk.commands.check import check
 from kiosk.config import ROOT
 from kiosk.games import happy_families as hf
-from kiosk.games import registry
+from kiosk.games import registry, snap
 from kiosk.games.core import Event, apply_moves
 from kiosk.games.happy_families_words import spoken_deck
 
@@ -217,6 +217,36 @@ def test_split_source_names_the_seed():
                                  '"If two players call Snap together"')
     assert source == "Woolworths Snap (MISC.869-1986), instruction card rule 4"
     assert quote == '"If two players call Snap together"'
+
+
+def test_split_source_cites_the_basic_rules_as_their_own_text():
+    source, quote = split_source(f'{snap.WOOLWORTHS}, {snap.BASIC}, PENALTY 1: "the player gives"')
+    assert source == '"The basic rules for the game of SNAP" (a general text), PENALTY 1'
+    assert quote == '"the player gives"'
+
+
+def basic_rules_scenarios(snapshot) -> list[str]:
+    """The Snap step-throughs whose variant quotes the general "basic rules" text."""
+    return [
+        key for key, entry in snapshot.scenarios.items()
+        if entry.record.game == "snap" and snap.BASIC in snap.VARIANTS[entry.record.variant].source
+    ]  # fmt: skip
+
+
+def test_step_captions_citing_the_basic_rules_never_name_the_museum_object(client, snapshot):
+    keys = basic_rules_scenarios(snapshot)
+    assert keys, "some step-throughs quote the basic rules"
+    pages = ["/rules/"] + [f"/rules/{key}/{n}" for key in keys
+                           for n in range(1, len(snapshot.runs[key].steps) + 1)]  # fmt: skip
+    cited = []
+    for url in pages:
+        page = BeautifulSoup(client.get(url).get_data(as_text=True), "html.parser")
+        for footer in page.select(".rules-quote footer"):
+            words = footer.get_text(" ", strip=True)
+            if "basic rules" in words:
+                cited.append(words)
+                assert "MISC.869-1986" not in words and "Woolworths" not in words, (url, words)
+    assert any(w.startswith('— "The basic rules for the game of SNAP"') for w in cited)
 
 
 def test_sequence_is_every_scenario_for_the_attract_loop(snapshot):

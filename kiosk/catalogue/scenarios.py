@@ -24,15 +24,18 @@ from types import ModuleType
 from typing import Any
 
 from kiosk.catalogue.read import KeyPath
-from kiosk.games import registry
+from kiosk.games import registry, snap
 from kiosk.games.cards import Card
 from kiosk.games.core import Event, GameError, apply_moves
 from kiosk.games.happy_families_words import Hearer, event_words, spoken_deck
 from kiosk.games.trace import undo_moves
 
-# The seed files, as a visitor should see them named in an attribution.
+# The seed files, as a visitor should see them named in an attribution; a text within a file
+# (``file, part``) that is not the file's object has a title of its own.
 SEED_TITLES = {
-    "woolworths-snap-misc-869-1986.txt": "Woolworths Snap (MISC.869-1986)",
+    snap.WOOLWORTHS: "Woolworths Snap (MISC.869-1986)",
+    # found after the instruction card, but nothing ties it to that pack (issue 13)
+    f"{snap.WOOLWORTHS}, {snap.BASIC}": '"The basic rules for the game of SNAP" (a general text)',
     "snap-diagram-group-rules.txt": "The Diagram Group, The Way to Play, p. 304",
     "snitchems-rules.txt": "Snitch'ems card game rules, gamerules.com",
     "twizzles-happy-families-rules.txt": "Twizzles Happy Families, rules card",
@@ -154,9 +157,16 @@ def split_source(source: str) -> tuple[str, str]:
                  source, re.S)
     if not m:
         return "", source
-    title = SEED_TITLES.get(m["file"], m["file"])
     where = (m["where"] or "").strip()
-    return (f"{title}, {where}" if where else title), m["quote"].strip()
+    return attribution(f"{m['file']}, {where}" if where else m["file"]), m["quote"].strip()
+
+
+def attribution(cited: str) -> str:
+    """``file, where`` in a visitor's words: the most particular SEED_TITLES key, then the rest."""
+    for key in sorted(SEED_TITLES, key=len, reverse=True):
+        if cited == key or cited.startswith(f"{key}, "):
+            return SEED_TITLES[key] + cited[len(key):]
+    return cited
 
 
 def engine_action(game: str, raw: Any, seats: int) -> tuple[dict[str, Any] | None, str | None]:

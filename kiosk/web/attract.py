@@ -24,7 +24,14 @@ from kiosk.catalogue.store import Snapshot
 from kiosk.config import kiosk_timings
 from kiosk.web import content
 from kiosk.web.cards import back_src, find_face
-from kiosk.web.pages import NOT_RECORDED, Picture, is_flagged, set_picture, wants_fragment
+from kiosk.web.pages import (
+    NOT_RECORDED,
+    Picture,
+    is_flagged,
+    is_museum_object,
+    set_picture,
+    wants_fragment,
+)
 from kiosk.web.rules import AreaView, CardView, table_of
 
 log = logging.getLogger(__name__)
@@ -51,6 +58,7 @@ class Slide:
     kind: str  # "set" or "rules"
     title: str
     url: str  # the page a visitor would go to for more
+    kicker: str = ""  # the line above a set's title
     lines: list[tuple[str, str]] = field(default_factory=list)  # (label, value)
     summary: str = ""
     picture: Picture | None = None
@@ -133,12 +141,18 @@ def _areas(areas: list[AreaView]) -> list[Area]:
     ]
 
 
+def set_kicker(record: SetRecord) -> str:
+    """"In the collection" only for an object a museum holds; any other set says what it is."""
+    return "In the collection" if is_museum_object(record) else record.object_type or ""
+
+
 def _set_slide(snapshot: Snapshot, key: str) -> Slide:
     record: SetRecord = snapshot.sets[key].record  # type: ignore[assignment]
     return Slide(
         kind="set",
         title=record.title,
         url=url_for("pages.set_record", slug=key),
+        kicker=set_kicker(record),
         lines=[("Date", record.date or NOT_RECORDED), ("Maker", record.maker or NOT_RECORDED)],
         summary=record.summary,
         picture=set_picture(record),

@@ -26,7 +26,7 @@ from flask import (
 )
 
 from kiosk.cardfaces import STANDARD_IDS, quoted, standard_name
-from kiosk.catalogue.decks import deck_for
+from kiosk.catalogue.decks import card_name, deck_for
 from kiosk.catalogue.schema import CardFace, SetRecord
 from kiosk.catalogue.store import Entry, Snapshot
 from kiosk.games import registry
@@ -52,6 +52,10 @@ FACT_FIELDS: tuple[tuple[str, str], ...] = (
     ("marks", "Marks and inscriptions"),
     ("credit_line", "Credit line"),
     ("history", "Object history"),
+)
+# Fields about one object a museum holds: an ordinary pack has none of them to record.
+MUSEUM_FIELDS = frozenset(
+    {"accession", "historic_title", "materials", "dimensions", "marks", "credit_line", "history"}
 )
 NOT_RECORDED = "not recorded"
 MATCH_WORDS = {
@@ -137,6 +141,7 @@ def play_links(record: SetRecord) -> list[PlayLink]:
 
 
 bp.add_app_template_global(quoted, "quoted")  # a global: macros imported without context use it
+bp.add_app_template_global(card_name, "card_name")  # a card the record does not name, said plainly
 
 
 @bp.app_context_processor
@@ -168,6 +173,18 @@ def _entry_or_404(entries: Mapping[str, Entry], slug: str) -> Entry:
 def is_flagged(face: CardFace) -> bool:
     """A face whose picture is contested: never shown uncovered, never a thumbnail."""
     return face.content_note is not None
+
+
+def is_museum_object(record: SetRecord) -> bool:
+    """A set a museum holds (an accession number or a credit line): museum words fit it alone."""
+    return bool(record.accession or record.credit_line)
+
+
+def fact_rows(record: SetRecord) -> list[tuple[str, str, Any]]:
+    """The key facts; an empty museum field is "not recorded" only where it applies at all."""
+    museum = is_museum_object(record)
+    rows = [(name, label, getattr(record, name)) for name, label in FACT_FIELDS]
+    return [r for r in rows if museum or r[0] not in MUSEUM_FIELDS or r[2] not in (None, "")]
 
 
 @dataclass(frozen=True)
@@ -259,7 +276,8 @@ def set_record(slug: str) -> str:
         "pages/set.html",
         entry=entry,
         record=record,
-        facts=[(name, label, getattr(record, name)) for name, label in FACT_FIELDS],
+        facts=fact_rows(record),
+        museum=is_museum_object(record),
         match_words=MATCH_WORDS[record.match],
         groups=families(record),
         grouped=any(face.family for face in record.cards),
@@ -340,7 +358,7 @@ def patterns() -> str:
         plain=plain,
         flagged_face=flagged,
         notes=snapshot.notes,
-        facts=[(n, label, getattr(record, n)) for n, label in FACT_FIELDS] if record else [],
+        facts=fact_rows(record) if record else [],
         sets=list(snapshot.sets.values())[:2],
         set_picture=set_picture,
     )

@@ -22,13 +22,13 @@ from flask import Blueprint, Flask, abort, current_app, redirect, render_templat
 from werkzeug.wrappers import Response
 
 from kiosk.cardfaces import quoted
-from kiosk.catalogue.decks import deck_for, flagged_faces
+from kiosk.catalogue.decks import card_name, deck_for, flagged_faces
 from kiosk.catalogue.schema import SetRecord
 from kiosk.games import snap, snap_bots
 from kiosk.games.cards import Card
 from kiosk.games.core import Event, GameError
 from kiosk.web import content, tokens
-from kiosk.web.cards import back_src, card_src
+from kiosk.web.cards import back_src, card_src, find_face
 
 bp = Blueprint("play", __name__)
 
@@ -64,11 +64,6 @@ OUTCOMES = {"snap", "pool-formed", "pool-won", "tie", "penalty", "mistaken-call"
 CODES = {"turn": "t", "call": "c", "call-pool": "p", "close": "x"}
 TYPES = {v: k for k, v in CODES.items()}
 ACTS = ("turn", "snap", "pool", "next", "auto-on", "auto-off")
-PENALTY_WORDS = {
-    "card-each": "one card to each other player",
-    "face-up-to-pool": "the face-up pile goes into the pool",
-    "face-down-to-pool": "the face-down pile goes into the pool",
-}
 BAD_TOKEN_WORDS = {
     "missing": "This game's cards were not sent with the page.",
     "tampered": "This game's record has been changed, so the kiosk cannot trust it.",
@@ -430,10 +425,18 @@ def card_alt(card: dict[str, Any] | None, set_record: SetRecord) -> str:
         return ""
     if set_record.deck == "standard-52":
         return card["name"]
-    name = quoted(card["name"])
+    face = find_face(set_record, (card.get("face") or "").rpartition("/")[2])
+    # a printed name is historic text, quoted; a card the record does not name is said plainly
+    name = card_name(face) if face is not None and not face.recorded else quoted(card["name"])
     if set_record.match == "family" and card.get("match"):
         return f"{name}, {card['match']} family"
     return name
+
+
+def mistake_words(rule: str) -> str:
+    """The engine's words for what a wrong call costs, to follow "No match — " (one place)."""
+    words = snap.MISTAKE_WORDS[rule]
+    return words[0].lower() + words[1:]
 
 
 def _cards(n: int) -> str:
@@ -486,15 +489,11 @@ def sentences(game: Game, who: list[str], set_record: SetRecord) -> list[str]:
             call = "Snap Pool!" if d.get("call") == "pool" else "Snap!"
             rule = d.get("rule", "none")
             if you:
-                if rule == "none":
-                    out.append("No match — that was a mistaken call.")
-                else:
-                    out.append(f"No match — you pay a penalty: {PENALTY_WORDS[rule]}.")
+                out.append(f"No match — {mistake_words(rule)}")
             elif rule == "none":
                 out.append(f"{name} called {call} but there was no match.")
-            else:
-                out.append(f"{name} called {call} with no match and pays a penalty: "
-                           f"{PENALTY_WORDS[rule]}.")  # fmt: skip
+            else:  # the penalty's own words are the rules line above the table
+                out.append(f"{name} called {call} with no match and pays the penalty.")
         elif t == "unclaimed":
             if called:
                 continue

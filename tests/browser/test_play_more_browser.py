@@ -78,6 +78,7 @@ def start_families(frame: Any, bots: int, memory: str, rules: str | None = None)
     frame.get_by_text(f"{bots} computer players").tap()
     frame.get_by_text(memory, exact=True).tap()
     if rules:
+        frame.get_by_text("Which rules?").first.tap()  # the choice of rules starts closed
         frame.get_by_text(rules, exact=True).tap()
     frame.get_by_role("button", name="Start").tap()
     expect(frame.get_by_role("region", name="You", exact=True)).to_be_visible()

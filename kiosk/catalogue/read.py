@@ -18,6 +18,11 @@ from kiosk.catalogue.problems import Problem
 KeyPath = tuple[str | int, ...]
 Position = tuple[int, int]
 
+# Limits on one curator's file (docs/curators.md, "Limits"): far beyond any real record, and
+# small enough that reading, parsing and rendering stay quick whatever the file holds.
+MAX_FILE_BYTES = 256 * 1024
+MAX_YAML_DEPTH = 20  # mappings and lists inside each other in the front matter
+
 # python-frontmatter's boundary: a line of three or more hyphens (trailing blanks allowed).
 BOUNDARY = re.compile(r"-{3,}[ \t]*\r?\n?")
 
@@ -35,6 +40,30 @@ class ContentLoader(yaml.SafeLoader):
     Pure Python on purpose: libyaml words its errors differently, and curators (and tests)
     should see the same message on every machine.
     """
+
+
+    def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
+        """Refuse aliases before any expansion, and nesting before the composer's recursion."""
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()
+            raise yaml.composer.ComposerError(
+                None, None,
+                f"aliases (*{event.anchor}) are not allowed in content files: write the value out",
+                event.start_mark,
+            )
+        depth = getattr(self, "_depth", 0)
+        if depth >= MAX_YAML_DEPTH:
+            event = self.peek_event()
+            raise yaml.composer.ComposerError(
+                None, None,
+                f"nested more than {MAX_YAML_DEPTH} levels deep: content needs far fewer",
+                event.start_mark,
+            )
+        self._depth = depth + 1
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            self._depth = depth
 
 
 ContentLoader.yaml_implicit_resolvers = {
@@ -192,8 +221,22 @@ def read_text(path: str, text: str) -> SourceFile:
     return SourceFile(path, data, body, body_line, positions, key_positions, tuple(problems))
 
 
+def too_big(path: str, size: int) -> Problem | None:
+    """The size limit's problem for a file of ``size`` bytes, or None when it is within it."""
+    if size <= MAX_FILE_BYTES:
+        return None
+    return Problem(
+        path, 1, 1,
+        f"file is {size // 1024} KB: a content file may be at most {MAX_FILE_BYTES // 1024} KB"
+        " (split it, or move long text to a page of its own)",
+    )
+
+
 def read_bytes(path: str, raw: bytes) -> SourceFile:
     """Bytes of one file → SourceFile; ``path`` is only used in the problems' text."""
+    big = too_big(path, len(raw))
+    if big is not None:
+        return SourceFile(path, None, problems=(big,))
     text, problems = decode(path, raw)
     if text is None:
         return SourceFile(path, None, problems=tuple(problems))

@@ -4,7 +4,11 @@
 ``rescan_s`` seconds when that is set); changed files are re-read, re-validated and
 re-rendered, the others reused. A file with problems is skipped and logged, and its last good
 version (if any) stays published, so a curator's typo never blanks a page; the problem is
-still listed in ``Snapshot.problems`` (``/healthz``, ``kiosk check``).
+still listed in ``Snapshot.problems`` (``/healthz``, ``kiosk check``). Whatever one file holds
+(a huge value, YAML aliases, markdown that recurses or takes minutes) is that file's problem:
+reading is capped in size, parsing refuses aliases and deep nesting, rendering runs in a
+child process with a time limit, and any exception is turned into a problem for that file.
+Requests never wait for a refresh once a snapshot exists: they get the one before it.
 """
 
 from __future__ import annotations
@@ -17,13 +21,13 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from types import MappingProxyType
 from typing import Any
 
 from kiosk.catalogue.problems import Problem
-from kiosk.catalogue.read import SourceFile, read_bytes
-from kiosk.catalogue.render import render_markdown
+from kiosk.catalogue.read import MAX_FILE_BYTES, SourceFile, read_bytes, too_big
+from kiosk.catalogue.render import RenderProblem, render_bounded
 from kiosk.catalogue.scenarios import Run
 from kiosk.catalogue.validate import (
     AnyRecord,
@@ -96,7 +100,8 @@ class _FileState:
 @dataclass
 class _Scan:
     markdown: dict[str, StatKey] = field(default_factory=dict)
-    images: dict[str, int] = field(default_factory=dict)  # rel → size
+    images: dict[str, int] = field(default_factory=dict)  # rel → size (regular files only)
+    links: set[str] = field(default_factory=set)  # under images/ but not a regular file
     missing: bool = False
 
 
@@ -132,8 +137,10 @@ def _scan(root: str) -> _Scan:
                 if entry.is_dir(follow_symlinks=False):
                     stack.append((rel + "/", entry.path))
                 elif rel.startswith(IMAGES + "/"):
-                    if entry.is_file():
-                        scan.images[rel] = entry.stat().st_size
+                    if entry.is_file(follow_symlinks=False):
+                        scan.images[rel] = entry.stat(follow_symlinks=False).st_size
+                    else:  # a symbolic link could lead anywhere: never served
+                        scan.links.add(rel)
                 elif _is_content_file(name) and entry.is_file():
                     st = entry.stat()
                     scan.markdown[rel] = (st.st_mtime_ns, st.st_size, st.st_ino)
@@ -141,12 +148,38 @@ def _scan(root: str) -> _Scan:
 
 
 @lru_cache(maxsize=512)
-def _parse(path: str, raw: bytes) -> tuple[SourceFile, AnyRecord | None, str, tuple[Problem, ...]]:
-    """Read, validate, render: pure in its bytes, so each version of a file is parsed once."""
-    source = read_bytes(path, raw)
-    record, problems = validate_source(source)
-    html = render_markdown(source.body) if record is not None else ""
-    return source, record, html, tuple(problems)
+def _parse(path: str, raw: bytes) -> tuple[SourceFile, AnyRecord | None, tuple[Problem, ...]]:
+    """Read and validate: pure in its bytes, so each version of a file is parsed once.
+
+    Any exception here is this file's problem, never the catalogue's.
+    """
+    try:
+        source = read_bytes(path, raw)
+        record, problems = validate_source(source)
+    except Exception as exc:  # RecursionError, MemoryError, a bug: this file's problem
+        log.exception("%s: could not be read", path)
+        problem = Problem(path, 1, 1, f"could not be read ({type(exc).__name__}): {exc}")
+        return SourceFile(path, None, problems=(problem,)), None, (problem,)
+    return source, record, tuple(problems)
+
+
+@lru_cache(maxsize=512)
+def _render(body: str) -> str:
+    """The body as safe HTML (RenderProblem, never cached, when it cannot be rendered)."""
+    return render_bounded(body)
+
+
+def _rendered(source: SourceFile) -> tuple[str, list[Problem]]:
+    """A published file's HTML, or the problem that keeps it from being published."""
+    try:
+        return _render(source.body), []
+    except RenderProblem as exc:
+        line = source.body_line + exc.line - 1
+        return "", [Problem(source.path, line, 1, exc.message)]
+    except Exception as exc:  # a bug, or the child process could not be run: this file's
+        log.exception("%s: could not be rendered", source.path)
+        message = f"could not be rendered ({type(exc).__name__}): {exc}"
+        return "", [Problem(source.path, source.body_line, 1, message)]
 
 
 # Scenario runs, shared by every Catalogue: records and sets come from ``_parse``'s cache, so
@@ -165,7 +198,13 @@ def _run_scenario(
     with _RUNS_LOCK:
         cached = _RUNS.get(key)
     if cached is None or cached[0] is not record or cached[1] is not deck:
-        run, problems = check_scenario(item, sets, engines)
+        try:
+            run, problems = check_scenario(item, sets, engines)
+        except Exception as exc:  # an engine that trips over this example: its problem
+            log.exception("%s: could not be run", item.source.path)
+            line, col = item.source.key_position(("kind",))
+            message = f"the example could not be run ({type(exc).__name__}): {exc}"
+            run, problems = None, [Problem(item.source.path, line, col, message)]
         cached = (record, deck, run, problems)
         with _RUNS_LOCK:
             if len(_RUNS) > 1024:
@@ -196,54 +235,66 @@ class Catalogue:
         if label is None:
             label = self.content_dir.name or str(self.content_dir)
         self.label = label.rstrip("/\\") or label
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # held by the one thread refreshing
         self._scan_result: _Scan | None = None
         self._files: dict[str, _FileState] = {}
         self._last_good: dict[str, Checked] = {}
         self._html: dict[str, str] = {}  # rel → html of the last good version
         self._snapshot: Snapshot | None = None
         self._run_of: dict[str, Run] = {}  # rel → run, for the current check
+        self._published: dict[str, int] = {}  # rel → order of first publication (slug owners)
 
     def display(self, rel: str) -> str:
         """The path shown for a file: the label joined with its path inside the folder."""
         return f"{self.label}/{rel}" if self.label else rel
 
     def current(self) -> Snapshot:
-        """The catalogue as it is on disk now (re-reading only files that changed)."""
-        with self._lock:
-            now = time.monotonic()
-            if (
-                self._snapshot is not None
-                and self._scan_result is not None
-                and now - self._scanned_at < self.rescan_s
-                and not any(state.racy for state in self._files.values())
-            ):  # walked a moment ago, and no file was too fresh to trust its stat
-                return self._snapshot
-            self._scanned_at = now
-            scan = _scan(str(self.content_dir))
-            if self._snapshot is not None and not self._differs(scan):
-                return self._snapshot
-            try:
-                fresh = self._rebuild(scan)
-            except Exception as exc:  # a bug here must not take every page down with it
-                log.exception("could not refresh the catalogue")
-                self._scan_result = None  # try again on the next request
-                if self._snapshot is None:
-                    problem = Problem(self.label, 1, 1, f"could not read the content: {exc!r}")
-                    self._snapshot = Snapshot({}, {}, {}, {}, (problem,), "error")
-                return self._snapshot
-            known = set(self._snapshot.problems) if self._snapshot is not None else set()
-            for problem in fresh.problems:
-                if problem not in known:  # each problem logged once, when it appears
-                    log.warning("content problem: %s", problem)
-            self._snapshot = fresh
-            return fresh
+        """The catalogue as it is on disk now (re-reading only files that changed).
+
+        While another thread refreshes it, the snapshot before is answered at once.
+        """
+        if not self._lock.acquire(blocking=self._snapshot is None):
+            return self._snapshot  # type: ignore[return-value]  # not None: it was not blocking
+        try:
+            return self._refresh()
+        finally:
+            self._lock.release()
+
+    def _refresh(self) -> Snapshot:
+        """``current``'s work, under the lock."""
+        now = time.monotonic()
+        if (
+            self._snapshot is not None
+            and self._scan_result is not None
+            and now - self._scanned_at < self.rescan_s
+            and not any(state.racy for state in self._files.values())
+        ):  # walked a moment ago, and no file was too fresh to trust its stat
+            return self._snapshot
+        self._scanned_at = now
+        scan = _scan(str(self.content_dir))
+        if self._snapshot is not None and not self._differs(scan):
+            return self._snapshot
+        try:
+            fresh = self._rebuild(scan)
+        except Exception as exc:  # a bug here must not take every page down with it
+            log.exception("could not refresh the catalogue")
+            self._scan_result = None  # try again on the next request
+            if self._snapshot is None:
+                problem = Problem(self.label, 1, 1, f"could not read the content: {exc!r}")
+                self._snapshot = Snapshot({}, {}, {}, {}, (problem,), "error")
+            return self._snapshot
+        known = set(self._snapshot.problems) if self._snapshot is not None else set()
+        for problem in fresh.problems:
+            if problem not in known:  # each problem logged once, when it appears
+                log.warning("content problem: %s", problem)
+        self._snapshot = fresh
+        return fresh
 
     def _differs(self, scan: _Scan) -> bool:
         old = self._scan_result
         if old is None or scan.markdown != old.markdown or scan.images != old.images:
             return True
-        if scan.missing != old.missing:
+        if scan.missing != old.missing or scan.links != old.links:
             return True
         for rel, state in self._files.items():
             if state.racy:
@@ -266,14 +317,23 @@ class Catalogue:
     def _read(self, rel: str, stat: StatKey) -> _FileState:
         path = self.display(rel)
         try:
-            raw = (self.content_dir / rel).read_bytes()
+            with open(self.content_dir / rel, "rb") as file:
+                raw = file.read(MAX_FILE_BYTES + 1)  # never more than the limit in memory
+                size = max(stat[1], len(raw))
         except OSError as exc:
             problem = Problem(path, 1, 1, f"cannot read file: {exc.strerror or exc}")
             source = SourceFile(path, None, problems=(problem,))
             return _FileState(stat, "", source, None, "", [problem])
         digest = hashlib.sha1(raw).hexdigest()
-        source, record, html, problems = _parse(path, raw)
-        return _FileState(stat, digest, source, record, html, list(problems), self._is_racy(stat))
+        big = too_big(path, size)
+        if big is not None:
+            source = SourceFile(path, None, problems=(big,))
+            return _FileState(stat, digest, source, None, "", [big], self._is_racy(stat))
+        source, record, problems = _parse(path, raw)
+        html, more = _rendered(source) if record is not None else ("", [])
+        record = None if more else record
+        racy = self._is_racy(stat)
+        return _FileState(stat, digest, source, record, html, [*problems, *more], racy)
 
     def _rebuild(self, scan: _Scan) -> Snapshot:
         """Re-read what changed, re-run the collection checks, publish a new snapshot."""
@@ -282,22 +342,26 @@ class Catalogue:
                 del self._files[rel]
                 self._last_good.pop(rel, None)
                 self._html.pop(rel, None)
+                self._published.pop(rel, None)
         for rel, stat in scan.markdown.items():
             state = self._files.get(rel)
             if state is None or state.stat != stat or state.racy:
                 self._files[rel] = self._read(rel, stat)
         self._scan_result = scan
 
-        current = [
-            Checked(rel, state.source, state.record)
-            for rel, state in sorted(self._files.items())
-            if state.record is not None
-        ]
+        current = sorted(
+            (
+                Checked(rel, state.source, state.record)
+                for rel, state in self._files.items()
+                if state.record is not None
+            ),
+            key=self._owner_order,
+        )
         current_rels = {c.rel for c in current}
         fallbacks = [
             good for rel, good in sorted(self._last_good.items()) if rel not in current_rels
         ]
-        images = frozenset(scan.images)
+        images = (frozenset(scan.images), frozenset(scan.links))
 
         # Pass 1: every current good file (its problems are reported), then last good versions
         # of files that are broken now (they yield to current files on a clash, silently).
@@ -313,6 +377,7 @@ class Catalogue:
             else:
                 self._last_good[item.rel] = item
                 self._html[item.rel] = self._files[item.rel].html
+                self._published.setdefault(item.rel, len(self._published))
                 published.append(item)
         published += [good for good in fallbacks if good.rel not in found]
         # Pass 2: a file whose new version broke a reference falls back to its last good one.
@@ -327,10 +392,20 @@ class Catalogue:
             problems.append(Problem(self.label, 1, 1, "content folder not found"))
         return self._snapshot_of(published, problems, scan)
 
-    def _check(self, items: list[Checked], images: frozenset[str]) -> dict[str, list[Problem]]:
+    def _owner_order(self, item: Checked) -> tuple[int, bool, str]:
+        """Who keeps a slug two files claim: the file published first, then the one named
+        after its slug (``notes/golliwog.md``), then the first by path; the other is reported."""
+        first = self._published.get(item.rel, len(self._published))
+        named = PurePosixPath(item.rel).stem == item.record.key
+        return first, not named, item.rel
+
+    def _check(
+        self, items: list[Checked], images: tuple[frozenset[str], frozenset[str]]
+    ) -> dict[str, list[Problem]]:
+        """The collection checks; ``images`` are the regular files and the links in images/."""
         games = {c.record.key for c in items if c.record.kind == "game"}
         notes = {c.record.key for c in items if c.record.kind == "note"}
-        found = collection_problems(items, self.content_dir, games, notes, images)
+        found = collection_problems(items, self.content_dir, games, notes, *images)
         sets = {
             c.record.key: c.record for c in items if c.record.kind == "set" and c.rel not in found
         }

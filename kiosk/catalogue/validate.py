@@ -213,11 +213,20 @@ def images_of(record: AnyRecord) -> Iterator[tuple[KeyPath, Image]]:
                 yield ("cards", i, "image"), face.image
 
 
-def image_problem(content_dir: Path, src: str, files: frozenset[str] | None = None) -> str | None:
-    """Why an image path is unusable, or None: it must name a file under the images/ folder.
+LINKED = "is a link to another file: put the picture itself in images/"
 
-    ``files`` is the set of known image paths (``images/...``) when the caller has scanned
-    them already; otherwise the disk is asked.
+
+def image_problem(
+    content_dir: Path,
+    src: str,
+    files: frozenset[str] | None = None,
+    links: frozenset[str] = frozenset(),
+) -> str | None:
+    """Why an image path is unusable, or None: it must name a regular file under images/.
+
+    ``files`` is the set of known image paths (``images/...``, regular files) when the caller
+    has scanned them already, ``links`` the paths there that are not regular files (symbolic
+    links could lead out of the content folder); otherwise the disk is asked.
     """
     pure = PurePosixPath(src)
     if pure.is_absolute() or "\\" in src or ".." in pure.parts or ":" in src:
@@ -225,11 +234,15 @@ def image_problem(content_dir: Path, src: str, files: frozenset[str] | None = No
     if pure.parts[:1] != ("images",):
         return f"image '{src}' must be under images/, e.g. images/box.jpg"
     if files is not None:
+        if pure.as_posix() in links:
+            return f"image '{src}' {LINKED}"
         return None if pure.as_posix() in files else f"image file '{src}' not found"
     root = content_dir.resolve()
     target = (root / pure).resolve()
     if not target.is_relative_to(root):
         return f"image '{src}' leads outside the content folder"
+    if target != root / pure:
+        return f"image '{src}' {LINKED}"
     if not target.is_file():
         return f"image file '{src}' not found"
     return None
@@ -241,10 +254,12 @@ def collection_problems(
     games: set[str],
     notes: set[str],
     files: frozenset[str] | None = None,
+    links: frozenset[str] = frozenset(),
 ) -> dict[str, list[Problem]]:
     """Checks across files, in the order given (the first owner of a slug keeps it).
 
-    ``games``/``notes`` are the slugs that will be published; ``files`` the known image paths.
+    ``games``/``notes`` are the slugs that will be published; ``files`` the known image paths
+    and ``links`` the paths under images/ that are not regular files.
     """
     found: dict[str, list[Problem]] = {}
 
@@ -285,7 +300,7 @@ def collection_problems(
                         f"cards[{i}].content_note.note: unknown note '{flag.note}'"
                         " (a flagged card needs a note file in notes/ with this slug)")
         for loc, image in images_of(record):
-            why = image_problem(content_dir, image.src, files)
+            why = image_problem(content_dir, image.src, files, links)
             if why:
                 add(item, (*loc, "src"), f"{dotted(loc)}.src: {why}")
     return found

@@ -23,6 +23,17 @@ DEFAULTS: dict[str, Any] = {
     # TESTING or debug, else at most once a second (a walk stats every file).
     "CONTENT_RESCAN_MS": None,
     "PLAY_STATE_CACHE": 256,  # Snap games kept per process (kiosk.web.play.StateCache)
+    # Requests (kiosk.web.security): a body over this many bytes is refused with 413 before it
+    # is read; a game's form (its token at most 64,000 characters) is far smaller.
+    "MAX_CONTENT_LENGTH": 256 * 1024,
+    "MAX_FORM_MEMORY_SIZE": 128 * 1024,  # one form field
+    "MAX_FORM_PARTS": 100,
+    # Flask's TRUSTED_HOSTS: the Host names this server answers to (a leading dot: any
+    # subdomain). The loopback names by default; a hosted server names its own.
+    "TRUSTED_HOSTS": ["localhost", "127.0.0.1"],
+    # Werkzeug's ProxyFix: how many proxies in front set X-Forwarded-For and -Proto
+    # (0: none, the default; never trust those headers from the open internet).
+    "PROXY_FIX": 0,
 }
 
 _TRUE = {"1", "true", "yes", "on"}
@@ -35,6 +46,8 @@ MIN_ATTRACT_SLIDE_SECONDS = 3
 
 
 def _coerce(default: Any, raw: str, key: str) -> Any:
+    if isinstance(default, list):  # names separated by spaces or commas
+        return [name for name in raw.replace(",", " ").split() if name]
     if isinstance(default, bool):
         return raw.strip().lower() in _TRUE
     if isinstance(default, int):

@@ -110,8 +110,8 @@ def test_a_catalogue_page_is_rendered_once_per_version(client, monkeypatch):
     assert again.status_code == 200 and again.get_data() == first.get_data()
     assert again.headers["ETag"] == first.headers["ETag"]
     assert calls == []
-    other_host = client.get("/sets/misc-869-1986", base_url="http://elsewhere.example")
-    assert "elsewhere.example" in other_host.get_data(as_text=True)
+    other_host = client.get("/sets/misc-869-1986", base_url="http://127.0.0.1")
+    assert "127.0.0.1" in other_host.get_data(as_text=True)
     assert calls  # a different host is a different page (its oEmbed link names the host)
 
 

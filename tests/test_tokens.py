@@ -63,11 +63,12 @@ def test_the_format_is_itsdangerous(app, monkeypatch, game, actions):
     r = record(game=game, actions=actions, settings={"note": "café"})
     with app.app_context():
         ours = tokens.dump(r)
+        signed = {**r.to_json(), "k": tokens.key_id()}  # the record and the secret's id
         assert ours.startswith(".")  # compressed: every record is shorter so
-        assert reference(app, game).loads(ours) == r.to_json()
+        assert reference(app, game).loads(ours) == signed
         assert tokens.load(reference(app, game).dumps(r.to_json()), game) == r
         monkeypatch.setattr(tokens, "_compress", zlib.compress)
-        assert tokens.dump(r) == reference(app, game).dumps(r.to_json())
+        assert tokens.dump(r) == reference(app, game).dumps(signed)
 
 
 def test_a_token_from_the_future_is_expired(app, monkeypatch):
@@ -168,6 +169,20 @@ def _other_secret(app) -> str:
         return tokens.dump(record())
 
 
+def _other_secret_no_key_id(app) -> str:
+    """Signed elsewhere and carrying no key id: nothing says it is ours from before."""
+    return URLSafeTimedSerializer("someone-elses-secret", salt=tokens.SALT + "snap").dumps(
+        record().to_json()
+    )
+
+
+def _forged_key_id(app) -> str:
+    """Our own key id, but the signature fails: changed, not from before a restart."""
+    with app.app_context():
+        signed = {**record().to_json(), "k": tokens.key_id()}
+    return URLSafeTimedSerializer("someone-elses-secret", salt=tokens.SALT + "snap").dumps(signed)
+
+
 def _other_game(app) -> str:
     with app.app_context():
         return tokens.dump(record(game="snitchems"))
@@ -192,7 +207,9 @@ def _old_format(app) -> str:
         (lambda app: "x" * (tokens.MAX_TOKEN_CHARS + 1), "malformed"),
         (lambda app: "....", "tampered"),
         (_tampered, "tampered"),
-        (_other_secret, "tampered"),
+        (_other_secret, "restarted"),
+        (_other_secret_no_key_id, "tampered"),
+        (_forged_key_id, "tampered"),
         (_expired, "expired"),
         (_other_game, "wrong-game"),
         (_bad_shape, "malformed"),
@@ -200,6 +217,7 @@ def _old_format(app) -> str:
     ],
     ids=[
         "empty", "none", "garbage", "too-long", "dots", "tampered", "other-secret",
+        "other-secret-no-key-id", "forged-key-id",
         "expired", "other-game", "bad-shape", "old-format",
     ],
 )  # fmt: skip

@@ -33,7 +33,9 @@ def run(host: str, port: int, threads: int, kiosk_mode: bool = False) -> None:
     if app.config.get("KIOSK_MODE"):
         click.echo("Kiosk mode: idle reset and attract loop on.")
     click.echo(f"Serving the kiosk on http://{host}:{port}/")
-    waitress.serve(app, host=host, port=port, threads=threads)
+    # waitress reads a whole body before the app sees it: the same limit, refused there (413)
+    limit = app.config.get("MAX_CONTENT_LENGTH") or 1024**3
+    waitress.serve(app, host=host, port=port, threads=threads, max_request_body_size=limit)
 
 
 def process_settings(environ: os._Environ[str] | dict[str, str] | None = None) -> dict[str, Any]:

@@ -6,9 +6,12 @@ renderer writes for markdown images; templates use ``url_for("content.media", sr
 
 from __future__ import annotations
 
-from pathlib import PurePosixPath
+import os
+import stat
+from pathlib import Path, PurePosixPath
 
 from flask import Blueprint, Flask, Response, abort, current_app, g, send_from_directory
+from werkzeug.security import safe_join
 
 from kiosk.catalogue.render import MEDIA_PREFIX
 from kiosk.catalogue.store import Catalogue, Snapshot
@@ -34,6 +37,19 @@ def current() -> Snapshot:
     return snapshot
 
 
+def regular_file_inside(root: Path, src: str) -> bool:
+    """True when ``src`` is a regular file under ``root`` reached through no symbolic link
+    (a link in images/ could lead anywhere on the machine)."""
+    path = safe_join(str(root), src)
+    if path is None:
+        return False
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError:
+        return False
+    return stat.S_ISREG(mode) and os.path.realpath(path) == os.path.normpath(path)
+
+
 @bp.get(MEDIA_PREFIX.rstrip("/") + "/<path:src>")
 def media(src: str) -> Response:
     """A picture from the content folder's images/ (nothing else under content/ is served)."""
@@ -41,7 +57,10 @@ def media(src: str) -> Response:
     inside = pure.parts[:1] == ("images",) and ".." not in pure.parts
     if not inside or pure.suffix.lower() not in MEDIA_TYPES:
         abort(404)
-    response = send_from_directory(catalogue().content_dir.resolve(), src, max_age=3600)
+    root = catalogue().content_dir.resolve()
+    if not regular_file_inside(root, src):
+        abort(404)
+    response = send_from_directory(root, src, max_age=3600)
     response.headers["Content-Security-Policy"] = MEDIA_CSP
     return response
 

@@ -5,17 +5,26 @@ request, so the app routes the page as usual while ``url_for`` builds every link
 action and static URL under ``/embed/``: a visitor who follows a link, or plays a game,
 stays inside the embed. The page then drops its header and footer (``g.embed``), turns
 htmx history off, and posts its height to the host page (``static/js/embedded.js``).
+
+``/embed/embed/...`` is not a page (404). A flagged card is never uncovered by the address a
+host page frames: ``?view=`` is honoured in an embed only when the request comes from one of
+our own pages (``Sec-Fetch-Site: same-origin``: the visitor pressed "View card" inside the
+embed); otherwise the same page is sent with the card covered.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from typing import Any
+from urllib.parse import quote, urlencode
 
-from flask import Flask, g, request
+from flask import Flask, abort, g, redirect, request
+from werkzeug.wrappers import Response
 
 PREFIX = "/embed"
 ENVIRON_KEY = "kiosk.embed"
+NESTED_KEY = "kiosk.embed.nested"
+REVEAL_ARG = "view"  # the "View card" form's field (templates/cards/_card.html)
 
 WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
@@ -31,8 +40,9 @@ class EmbedMiddleware:
         path = environ.get("PATH_INFO", "") or ""
         if path == PREFIX or path.startswith(PREFIX + "/"):
             environ["SCRIPT_NAME"] = environ.get("SCRIPT_NAME", "") + PREFIX
-            environ["PATH_INFO"] = path[len(PREFIX) :] or "/"
+            environ["PATH_INFO"] = rest = path[len(PREFIX) :] or "/"
             environ[ENVIRON_KEY] = True
+            environ[NESTED_KEY] = rest == PREFIX or rest.startswith(PREFIX + "/")
         return self.app(environ, start_response)
 
 
@@ -41,11 +51,35 @@ def is_embed() -> bool:
     return bool(request.environ.get(ENVIRON_KEY, False))
 
 
-def _mark() -> None:
+def _from_our_page() -> bool:
+    """True when the browser says one of our own pages made this request (Fetch Metadata)."""
+    return request.headers.get("Sec-Fetch-Site", "").lower() == "same-origin"
+
+
+def _mark() -> Response | None:
+    """Set ``g.embed``; 404 for ``/embed/embed/...``; cover a card a host page asked to show."""
     g.embed = is_embed()
+    if not g.embed:
+        return None
+    if request.environ.get(NESTED_KEY):
+        abort(404)
+    if REVEAL_ARG in request.args and not _from_our_page():
+        kept = [(k, v) for k, v in request.args.items(multi=True) if k != REVEAL_ARG]
+        query = urlencode(kept)
+        path = quote(request.script_root + request.path)
+        return redirect(path + (f"?{query}" if query else ""), 303)
+    return None
+
+
+def _vary(response: Response) -> Response:
+    """An embedded page with ``?view=`` depends on who asked for it: caches must know."""
+    if g.get("embed") and REVEAL_ARG in request.args:
+        response.vary.add("Sec-Fetch-Site")
+    return response
 
 
 def init_app(app: Flask) -> None:
     """Mount the middleware and set ``g.embed`` for every request."""
     app.wsgi_app = EmbedMiddleware(app.wsgi_app)  # type: ignore[method-assign]
     app.before_request(_mark)
+    app.after_request(_vary)

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import logging
 
-from flask import Flask, render_template
+from flask import Flask, has_request_context, render_template
+from flask.globals import request_ctx
 from markupsafe import escape
 from werkzeug.exceptions import HTTPException, InternalServerError
 
@@ -28,6 +29,10 @@ MESSAGES: dict[int, tuple[str, str]] = {
     405: (
         "That can't be done here",
         "This page can't be used that way. Start again from the home page.",
+    ),
+    413: (
+        "That was too much to send",
+        "The kiosk only takes small forms. Start again from the home page.",
     ),
     500: (
         "Something went wrong on our side",
@@ -48,9 +53,16 @@ FALLBACK = """<!doctype html>
 """
 
 
+def _no_urls() -> bool:
+    """True when no URL can be built: the Host was refused (``TRUSTED_HOSTS``) before routing."""
+    return has_request_context() and request_ctx.url_adapter is None
+
+
 def render_error(code: int) -> tuple[str, int]:
     """The error page for ``code`` (the plain fallback if the template cannot be rendered)."""
     heading, message = MESSAGES.get(code, GENERIC)
+    if _no_urls():  # a forged Host: the plain page, which names no host and needs no URLs
+        return FALLBACK.format(code=code, heading=escape(heading), message=escape(message)), code
     try:
         body = render_template("errors/error.html", code=code, heading=heading, message=message)
     except Exception:  # an error page must never fail

@@ -2,8 +2,10 @@
 
 ``GET /oembed?url=<a page of ours>&format=json`` answers a ``rich`` item whose ``html`` is
 an ``<iframe>`` of the page's ``/embed/`` URL. Only our own pages are embeddable: the URL's
-host must be this server's and the page must exist (it is rendered once, internally, which
-also gives its title). XML is not offered (501), as the specification allows.
+host must be the one the request came to (a name ``TRUSTED_HOSTS`` allows: a forged Host is
+refused before this runs) and the page must exist (it is rendered once, internally, which
+also gives its title). ``format`` is read case-insensitively; XML is not offered (501), as
+the specification allows.
 """
 
 from __future__ import annotations
@@ -75,7 +77,8 @@ def oembed() -> Response:
     url = request.args.get("url", "").strip()
     if not url:
         abort(400)
-    if (request.args.get("format") or "json") != "json":  # "format=" is no format: JSON
+    # "format=" is no format: JSON; the value is read case-insensitively ("JSON" is JSON)
+    if (request.args.get("format") or "json").strip().lower() != "json":
         abort(501)
     width = _dimension("maxwidth", DEFAULT_WIDTH)
     height = _dimension("maxheight", DEFAULT_HEIGHT)

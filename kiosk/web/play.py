@@ -67,6 +67,7 @@ ACTS = ("turn", "snap", "pool", "next", "auto-on", "auto-off")
 BAD_TOKEN_WORDS = {
     "missing": "This game's cards were not sent with the page.",
     "tampered": "This game's record has been changed, so the kiosk cannot trust it.",
+    "restarted": "This game was started before the kiosk restarted, so it cannot carry on.",
     "expired": "This game was left for a long time, so it has been put away.",
     "malformed": "The kiosk could not read this game's record.",
     "wrong-game": "That record belongs to another game.",

@@ -1,11 +1,22 @@
-"""Security headers on every response: a strict CSP that still lets allowed sites frame us."""
+"""Security headers on every response (a strict CSP that still lets allowed sites frame us),
+and the request limits: trusted Host names, a body limit, and proxies' headers only when told.
+
+Flask and Werkzeug do the work: ``TRUSTED_HOSTS`` answers 400 to a ``Host`` header not on
+the list (so a forged name never reaches a redirect or the oEmbed iframe address),
+``MAX_CONTENT_LENGTH`` and the form limits answer 413, and ``ProxyFix`` reads
+``X-Forwarded-For`` and ``X-Forwarded-Proto`` from ``PROXY_FIX`` proxies in front. A body
+declared too large is refused here before anything reads it.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask, Request, Response
+from flask import Flask, Request, Response, abort, request
 from flask.sessions import SessionInterface, SessionMixin
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+from kiosk.config import DEFAULTS
 
 
 class NoSessions(SessionInterface):
@@ -36,10 +47,46 @@ def csp(frame_ancestors: str) -> str:
     )
 
 
+def trusted_hosts(value: Any) -> list[str] | None:
+    """``TRUSTED_HOSTS`` as Flask takes it: a list of names; ``*`` alone trusts any Host (only
+    behind a proxy that checks it); an empty setting is the loopback default, never "any"."""
+    names = value.replace(",", " ").split() if isinstance(value, str) else list(value or [])
+    if names == ["*"]:
+        return None
+    return names or list(DEFAULTS["TRUSTED_HOSTS"])
+
+
+def proxies(value: Any) -> int:
+    """``PROXY_FIX``: how many proxies' ``X-Forwarded-*`` headers to believe (0: none)."""
+    try:
+        count = int(value or 0)
+    except (TypeError, ValueError):
+        raise ValueError(f"PROXY_FIX must be a whole number, not {value!r}") from None
+    if count < 0:
+        raise ValueError(f"PROXY_FIX must not be negative, not {count}")
+    return count
+
+
+def refuse_large_bodies() -> None:
+    """413 for a body declared larger than ``MAX_CONTENT_LENGTH``, before anything reads it."""
+    limit = request.max_content_length
+    if limit is not None and (request.content_length or 0) > limit:
+        abort(413)
+
+
 def init_app(app: Flask) -> None:
-    """Send the headers on every response (``KIOSK_FRAME_ANCESTORS`` says who may frame us)."""
+    """Send the headers on every response (``KIOSK_FRAME_ANCESTORS`` says who may frame us),
+    check the Host and the body's size, and believe proxies only as ``PROXY_FIX`` says."""
     policy = csp(app.config["FRAME_ANCESTORS"])
     app.session_interface = NoSessions()
+    app.config["TRUSTED_HOSTS"] = trusted_hosts(app.config.get("TRUSTED_HOSTS"))
+    count = proxies(app.config.get("PROXY_FIX"))
+    if count:
+        # the client's address and scheme only: the Host comes from the proxy's own Host
+        # header (nginx: proxy_set_header Host $host), checked against TRUSTED_HOSTS
+        fixed = ProxyFix(app.wsgi_app, x_for=count, x_proto=count)
+        app.wsgi_app = fixed  # type: ignore[method-assign]
+    app.before_request(refuse_large_bodies)
 
     @app.after_request
     def _headers(response: Response) -> Response:

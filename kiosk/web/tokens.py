@@ -13,6 +13,11 @@ cookies, no server state: any worker on any machine can serve any move, inside a
 Any game can use it (Snap, Happy Families, Snitch'ems): ``dump(record)`` and
 ``load(token, game)``. Every way a token can be bad raises :class:`BadToken` with a reason
 the page can put into words; it never raises anything else.
+
+Each token also carries ``k``, a short id of the secret it was signed with (a hash, never the
+secret). A token whose signature fails but whose ``k`` names another secret was made before
+the kiosk restarted with a new one (``kiosk run`` without ``KIOSK_SECRET_KEY``): "restarted",
+not "tampered", so the visitor is told the truth.
 """
 
 from __future__ import annotations
@@ -39,6 +44,8 @@ SALT = "kiosk.game-record."  # + the game's name
 # many seconds in the future still reads (further ahead, something is wrong: "expired").
 CLOCK_SKEW_S = 120
 GAMES = tuple(ENGINES)  # every game's tokens: another game's is told apart from a tampered one
+KEY_ID = "k"  # the record's field naming the secret's id
+PEEK_BYTES = 1_000_000  # an unverified token is unpacked only this far, to read its key id
 
 
 class BadToken(Exception):
@@ -46,7 +53,8 @@ class BadToken(Exception):
 
     def __init__(self, reason: str, detail: str = "") -> None:
         super().__init__(f"{reason}: {detail}" if detail else reason)
-        self.reason = reason  # "missing" | "tampered" | "expired" | "malformed" | "wrong-game"
+        # "missing" | "tampered" | "restarted" | "expired" | "malformed" | "wrong-game"
+        self.reason = reason
         self.detail = detail
 
 
@@ -165,6 +173,36 @@ def _unb64(data: bytes) -> bytes:
 _KEYS: dict[tuple[bytes, str], bytes] = {}
 
 
+def _secret() -> bytes:
+    secret = current_app.config["SECRET_KEY"]
+    return secret.encode("utf-8") if isinstance(secret, str) else secret
+
+
+@functools.lru_cache(maxsize=64)
+def _key_id(secret: bytes) -> str:
+    return _b64(hashlib.sha256(b"kiosk.key-id\0" + secret).digest()[:6]).decode("ascii")
+
+
+def key_id() -> str:
+    """A short id of this server's secret (8 characters of a hash): tokens carry it."""
+    return _key_id(_secret())
+
+
+def _peek_key_id(token: str) -> str | None:
+    """The key id inside a token whose signature did not match (unverified: only to word the
+    refusal), or None if it has none or cannot be read cheaply."""
+    try:
+        payload = token.encode("ascii").rsplit(b".", 2)[0]
+        packed = payload.startswith(b".")
+        data = _unb64(payload[1:] if packed else payload)
+        if packed:
+            data = zlib.decompressobj().decompress(data, PEEK_BYTES)
+        found = json.loads(data.decode("utf-8")).get(KEY_ID)
+    except Exception:  # anything unreadable is simply "no key id"
+        return None
+    return found if isinstance(found, str) else None
+
+
 def _key(game: str) -> bytes:
     """The signing key for ``game``'s tokens (itsdangerous's "django-concat" derivation)."""
     secret = current_app.config["SECRET_KEY"]
@@ -214,7 +252,8 @@ def _compress(data: bytes) -> bytes:
 
 def dump(record: GameRecord) -> str:
     """Sign ``record`` into a URL-safe token (compressed when that is shorter)."""
-    data = json.dumps(record.to_json(), ensure_ascii=False, separators=(",", ":")).encode()
+    fields = {**record.to_json(), KEY_ID: key_id()}
+    data = json.dumps(fields, ensure_ascii=False, separators=(",", ":")).encode()
     packed = _compress(data)
     payload = b"." + _b64(packed) if len(packed) < len(data) - 1 else _b64(data)
     stamp = int(time.time()).to_bytes(8, "big").lstrip(b"\0")
@@ -241,6 +280,8 @@ def load(token: Any, game: str) -> GameRecord:
         for other in GAMES:
             if other != game and _signed_for(token, other):
                 raise BadToken("wrong-game", f"this is a token for {other}") from None
+        if exc.shaped and _peek_key_id(token) not in (None, key_id()):
+            raise BadToken("restarted", "signed with the secret from before a restart") from None
         reason = "tampered" if exc.shaped else "malformed"
         raise BadToken(reason, "the signature does not match") from None
     except Exception as exc:  # a token that is not even shaped like one

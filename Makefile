@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test check lint browser-deps clean
+.PHONY: run test check lint browser-deps nginx-deps clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,7 +27,13 @@ browser-deps:
 	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium fonts-dejavu-core; }
 
-test: $(STAMP) browser-deps lint check
+nginx-deps:
+	@command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || { \
+	  echo "Installing Debian's nginx for the hosting test (tests/test_nginx.py)"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq --no-install-recommends nginx; }
+
+test: $(STAMP) browser-deps nginx-deps lint check
 	$(BIN)/pytest
 
 clean:

@@ -194,6 +194,7 @@ def test_when_a_capture_is_compulsory_only_capturing_cards_are_offered_and_no_la
     hand = soup(response).select(".sn-hand__card")
     enabled = {b["value"].removeprefix("pick:") for b in hand if not b.has_attr("disabled")}
     assert enabled == capturing
+    assert "when you can capture, you must" in status_text(response)
     for card in capturing:
         picked = soup(act(client, response, f"pick:{card}"))
         assert picked.select("button.sn-capture"), "a capturing card shows its captures"

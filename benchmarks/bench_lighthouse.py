@@ -7,11 +7,12 @@ Run from the repository root (needs node ≥ 18.16, npm and Debian's Chromium):
 
 It installs the pinned Lighthouse (benchmarks/lighthouse/package-lock.json) with ``npm ci``
 when it is missing, starts ``kiosk run`` (waitress, the embedded default) on a free
-127.0.0.1 port, and runs Lighthouse with Debian's Chromium (headless) on home, a set, a game
-and a rule step, with the mobile (Lighthouse's default: simulated slow 4G, 4x CPU slowdown)
-and desktop presets. Targets: accessibility 100, performance ≥ 95. Scores are the median of
-the runs; each row ends with the first run's requests, bytes on the wire against bytes
-unpacked (``kiosk run`` gzips text for a client that accepts it, as Chromium does) and whether
+127.0.0.1 port, and runs Lighthouse with Debian's Chromium (headless) on home, a set, a
+game, a rule step and the three games' setup screens (``--pages "snap setup"`` for some),
+with the mobile (Lighthouse's default: simulated slow 4G, 4x CPU slowdown) and desktop
+presets. Targets: accessibility 100, performance ≥ 95. Scores are the median of the runs;
+each row ends with the first run's requests, bytes on the wire against bytes unpacked
+(``kiosk run`` gzips text for a client that accepts it, as Chromium does) and whether
 Lighthouse's text-compression audit passed. Every failing accessibility audit is listed with
 its elements' selectors and every performance audit under 0.9 with what it found. The JSON
 reports are kept in benchmarks/results/lighthouse/ (ignored by git).
@@ -48,6 +49,9 @@ PAGES = {
     "set": "/sets/misc-869-1986",
     "game": "/games/snap",
     "rule step": "/rules/snap/woolworths/1",
+    "snap setup": "/sets/misc-869-1986/play",
+    "hf setup": "/sets/twizzles-happy-families/play/happy-families",
+    "sn setup": "/sets/snitchems-1797/play/snitchems",
 }
 BASELINE_HTML = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
@@ -168,6 +172,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="one run a page and preset")
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--pages", default="", help="comma-separated page names (default: all)")
     parser.add_argument("--preset", choices=["mobile", "desktop", "both"], default="both")
     args = parser.parse_args()
     runs = 1 if args.quick else args.runs
@@ -184,7 +189,8 @@ def main() -> None:
     try:
         baseline, baseline_url = start_baseline(folder)
         pages = {"baseline": baseline_url}
-        pages.update({k: f"http://127.0.0.1:{port}{v}" for k, v in PAGES.items()})
+        wanted = {n.strip() for n in args.pages.split(",") if n.strip()} or set(PAGES)
+        pages.update({k: f"http://127.0.0.1:{port}{v}" for k, v in PAGES.items() if k in wanted})
         print(f"Lighthouse {version['version']}, {CHROME}, kiosk run on 127.0.0.1:{port}, "
               f"{runs} run(s) each, median scores; baseline: a static one-paragraph page")
         for preset in presets:

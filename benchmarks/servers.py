@@ -32,7 +32,7 @@ def start(argv: Sequence[str], port: int, what: str, *, env: dict[str, str] | No
     while time.monotonic() < deadline:
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=0.5) as s:
-                s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                s.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
                 if s.recv(64).startswith(b"HTTP/1.1 200"):
                     return proc
         except OSError:

@@ -1,9 +1,10 @@
 """A crawl of the whole kiosk in kiosk mode: no link, form or target leads off the machine.
 
-The crawl starts at ``/`` and follows every internal ``href``, ``src``, ``action``, ``hx-get``
-and ``hx-post``; it submits every form once with its default choices, so it reaches a started
-game of every kind and one move in it. The content is a copy of ``content/`` with off-site
-links added to a page body (web, email, phone), so the rewriting of markdown is crawled too.
+The crawl starts at ``/`` and follows every internal ``href``, ``src``, ``action``,
+``data-hx-get`` and ``data-hx-post``; it submits every form once with its default choices, so
+it reaches a started game of every kind and one move in it. The content is a copy of
+``content/`` with off-site links added to a page body (web, email, phone), so the rewriting of
+markdown is crawled too.
 Then every catalogue page is fetched again in normal mode: each off-site address found there
 must be in the kiosk page as text with a QR code.
 """
@@ -35,7 +36,7 @@ EXTRA_BODY = "\n\n## Find out more\n\nLook up [{}]({}) or write to [{}](<{}>).\n
 # a few of each are enough to see every page type.
 PER_SHAPE = 4
 MAX_REQUESTS = 2500
-LINK_ATTRS = ("href", "src", "action", "formaction", "hx-get", "hx-post", "poster")
+LINK_ATTRS = ("href", "src", "action", "formaction", "data-hx-get", "data-hx-post", "poster")
 WENT_ANYWHERE = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.\-]*:|^[/\\]{2}")
 
 
@@ -115,7 +116,7 @@ def links_in(soup: BeautifulSoup) -> list[tuple[str, str, dict[str, str] | None]
                 else:
                     parts = urlsplit(value)
                     found.append(("GET", urlunsplit(parts._replace(query=urlencode(data))), None))
-            elif attr in {"hx-post", "formaction"}:
+            elif attr in {"data-hx-post", "formaction"}:
                 form = element if element.name == "form" else element.find_parent("form")
                 data = form_data(form) if form is not None else {}
                 if element.get("name"):
@@ -262,8 +263,8 @@ def test_no_link_or_form_leaves_the_kiosk(kiosk_crawl):
         for element in soup.select("form"):
             if not internal(element.get("action", "")):
                 leaks.append((visit.url, str(element)[:120]))
-        for element in soup.select("[formaction], [hx-get], [hx-post], [ping]"):
-            for attr in ("formaction", "hx-get", "hx-post", "ping"):
+        for element in soup.select("[formaction], [data-hx-get], [data-hx-post], [ping]"):
+            for attr in ("formaction", "data-hx-get", "data-hx-post", "ping"):
                 if element.get(attr) and not internal(element[attr]):
                     leaks.append((visit.url, str(element)[:120]))
         for element in soup.select("[target], [formtarget]"):  # no new window, no _blank

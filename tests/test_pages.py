@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from pathlib import Path
@@ -127,9 +128,19 @@ def test_fragment_has_the_same_main_content_as_the_page(client):
 
 def test_boosted_links_swap_main(client):
     soup = get_page(client, "/")
-    assert soup.body["hx-boost:inherited"] == "target:#main swap:outerHTML"
-    config = soup.select_one("meta[name='htmx-config']")["content"]
-    assert '"includeIndicatorCSS": false' in config  # htmx would inject a stylesheet (CSP)
+    assert soup.body["data-hx-boost"] == "target:#main swap:outerHTML"
+    config = json.loads(soup.select_one("meta[name='htmx-config']")["content"])
+    assert config["includeIndicatorCSS"] is False  # htmx would inject a stylesheet (CSP)
+    # htmx 4 inherits only `:inherited` attributes, a name no data attribute may have (Nu
+    # checker): implicit inheritance lets <body>'s data-hx-boost reach every link and form
+    assert config["implicitInheritance"] is True
+
+
+def test_htmx_attributes_are_data_attributes(client):
+    """Valid HTML: htmx reads data-hx-*; a bare hx-* attribute is no HTML attribute."""
+    for url in ("/", "/sets/misc-869-1986", "/rules/snap/classic/1"):
+        for tag in get_page(client, url).find_all(True):
+            assert not [a for a in tag.attrs if str(a).startswith("hx-")], (url, tag.name)
 
 
 ALL_PAGES = [*ROUTES, *MISSING]

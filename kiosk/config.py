@@ -14,7 +14,9 @@ DEFAULTS: dict[str, Any] = {
     "CONTENT_DIR": str(ROOT / "content"),
     "SECRET_KEY": DEV_SECRET,
     "KIOSK_MODE": False,
-    "FRAME_ANCESTORS": "'self'",
+    # Who may frame /embed/ pages (CSP frame-ancestors sources): any site unless narrowed.
+    # Every other page is framed by the kiosk itself only (kiosk.web.security).
+    "FRAME_ANCESTORS": "*",
     "IDLE_SECONDS": 90,  # kiosk mode: quiet this long, then "Are you still there?"
     "COUNTDOWN_SECONDS": 30,  # kiosk mode: that question's countdown before the reset
     "ATTRACT_SLIDE_SECONDS": 10,  # kiosk mode: how long the attract loop shows a set

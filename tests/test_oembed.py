@@ -105,3 +105,22 @@ def test_discovery_link_on_every_page(client, path):
 def test_no_discovery_link_on_an_error_page(client):
     page = BeautifulSoup(client.get("/sets/no-such-set").get_data(as_text=True), "html.parser")
     assert page.select_one("link[type='application/json+oembed']") is None
+
+
+def test_the_offered_frame_displays_on_another_site(client):
+    """The iframe an answer offers is an embed page that any other site may frame."""
+    body = oembed(client, url=BASE + "/sets/misc-869-1986/play").get_json()
+    src = BeautifulSoup(body["html"], "html.parser").iframe["src"]
+    framed = client.get(urlsplit(src).path)
+    assert framed.status_code == 200
+    assert framed.headers["Content-Security-Policy"].endswith("frame-ancestors *")
+
+
+@pytest.mark.parametrize(("setting", "status"), [("'self'", 404), ("'none'", 404),
+                                                 ("'self' https://school.example", 200)])
+def test_no_frame_is_offered_where_no_other_site_may_show_it(setting, status):
+    """An embed only the kiosk may frame would be a blank box on the asker's site: not offered."""
+    from kiosk import create_app
+
+    client = create_app({"TESTING": True, "FRAME_ANCESTORS": setting}).test_client()
+    assert oembed(client, url=BASE + "/sets/misc-869-1986").status_code == status

@@ -17,7 +17,6 @@ CSP_PARTS = [
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'self'",
-    "frame-ancestors 'self'",
 ]
 
 # (what, method, path, extra request arguments, expected status)
@@ -52,6 +51,8 @@ def test_every_response_carries_the_headers(client, method, path, kwargs, status
         policy = headers["Content-Security-Policy"]
         for part in CSP_PARTS:
             assert part in policy, (path, part)
+        framing = "*" if path.startswith("/embed/") else "'self'"
+        assert policy.endswith(f"frame-ancestors {framing}"), path
         assert "unsafe-inline" not in policy and "unsafe-eval" not in policy
         assert headers["X-Content-Type-Options"] == "nosniff"
         assert headers["Referrer-Policy"]
@@ -67,13 +68,59 @@ def test_a_revalidated_page_carries_the_headers_too(client):
     assert "default-src 'self'" in response.headers["Content-Security-Policy"]
 
 
-def test_frame_ancestors_from_the_environment(monkeypatch):
-    monkeypatch.setenv("KIOSK_FRAME_ANCESTORS", "'self' https://school.example")
-    app = create_app({"TESTING": True})
-    response = app.test_client().get("/embed/sets/")
+def frame_ancestors(response) -> str:
+    """The frame-ancestors sources of a response's CSP."""
     policy = response.headers["Content-Security-Policy"]
-    assert "frame-ancestors 'self' https://school.example" in policy
+    found = [d.strip() for d in policy.split(";") if d.strip().startswith("frame-ancestors ")]
+    assert len(found) == 1, policy
+    return found[0].removeprefix("frame-ancestors ")
+
+
+EMBED_PAGES = [
+    "/embed/",
+    "/embed/sets/misc-869-1986",
+    "/embed/sets/misc-869-1986/play",
+    "/embed/games/snap",
+    "/embed/rules/snap/classic/1",
+    "/embed/sets/misc-869-1986/print",
+    "/embed/no/such/page",
+]
+OWN_PAGES = [
+    "/",
+    "/sets/misc-869-1986",
+    "/sets/misc-869-1986/play",
+    "/games/snap",
+    "/rules/snap/classic/1",
+    "/sets/misc-869-1986/print",
+    "/pages/teachers",
+    "/no/such/page",
+]
+
+
+@pytest.mark.parametrize("path", EMBED_PAGES)
+def test_embed_pages_may_be_framed_by_any_site_by_default(client, path):
+    assert frame_ancestors(client.get(path)) == "*"
+
+
+@pytest.mark.parametrize("path", OWN_PAGES)
+def test_every_other_page_is_framed_only_by_the_kiosk(client, path):
+    assert frame_ancestors(client.get(path)) == "'self'"
+
+
+def test_frame_ancestors_from_the_environment_narrow_embeds_only(monkeypatch):
+    monkeypatch.setenv("KIOSK_FRAME_ANCESTORS", "'self' https://school.example")
+    client = create_app({"TESTING": True}).test_client()
+    response = client.get("/embed/sets/")
+    assert frame_ancestors(response) == "'self' https://school.example"
     assert "X-Frame-Options" not in response.headers
+    assert frame_ancestors(client.get("/sets/")) == "'self'"
+
+
+def test_own_pages_stay_self_whatever_the_setting():
+    """KIOSK_FRAME_ANCESTORS is for embeds: it never lets a site frame the kiosk's own pages."""
+    client = create_app({"TESTING": True, "FRAME_ANCESTORS": "*"}).test_client()
+    assert frame_ancestors(client.get("/")) == "'self'"
+    assert frame_ancestors(client.get("/embed/")) == "*"
 
 
 def test_run_makes_a_secret_for_the_process_unless_one_is_set():

@@ -18,7 +18,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 from flask import Blueprint, Flask, Response, abort, current_app, jsonify, request, url_for
 from markupsafe import escape
 
-from kiosk.web.embed import PREFIX
+from kiosk.web.embed import PREFIX, REVEAL_ARG
 
 bp = Blueprint("oembed", __name__)
 
@@ -40,8 +40,18 @@ def _dimension(name: str, default: int) -> int:
     return min(default, int(raw))
 
 
+def frames_elsewhere(policy: str) -> bool:
+    """Whether a CSP lets some other site frame the page (a frame elsewhere would be blank)."""
+    for directive in policy.split(";"):
+        name, _, sources = directive.strip().partition(" ")
+        if name.lower() == "frame-ancestors":
+            return any(s.lower() not in ("'self'", "'none'") for s in sources.split())
+    return True
+
+
 def page_title(url: str) -> str | None:
-    """The title of our page at ``url`` (path and query), or None if it is not a page of ours."""
+    """The title of our page at ``url`` as its embed shows it, or None if there is nothing that
+    another site could display: not a page of ours, or an embed no other site may frame."""
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or parts.netloc.lower() != request.host.lower():
         return None
@@ -50,9 +60,12 @@ def page_title(url: str) -> str | None:
         path = path[len(PREFIX) :] or "/"
     if not path.startswith("/") or path.startswith("//") or path.startswith("/oembed"):
         return None
-    target = path + (f"?{parts.query}" if parts.query else "")
+    query = urlencode([(k, v) for k, v in parse_qsl(parts.query) if k != REVEAL_ARG])
+    target = PREFIX + path + (f"?{query}" if query else "")
     with current_app.test_client().get(target, base_url=request.host_url) as response:
         if response.status_code != 200 or response.mimetype != "text/html":
+            return None
+        if not frames_elsewhere(response.headers.get("Content-Security-Policy", "")):
             return None
         body = response.get_data(as_text=True)
     found = TITLE.search(body)

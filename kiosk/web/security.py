@@ -17,6 +17,11 @@ from flask.sessions import SessionInterface, SessionMixin
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from kiosk.config import DEFAULTS
+from kiosk.web.embed import is_embed
+
+# Pages outside /embed/ carry the kiosk's own chrome (and, in kiosk mode, its reset and
+# text-size controls): only the kiosk itself frames them, whatever KIOSK_FRAME_ANCESTORS says.
+OWN_PAGES_FRAME_ANCESTORS = "'self'"
 
 
 class NoSessions(SessionInterface):
@@ -47,6 +52,17 @@ def csp(frame_ancestors: str) -> str:
     )
 
 
+def embed_frame_ancestors(value: Any) -> str:
+    """Who may frame ``/embed/`` pages: ``KIOSK_FRAME_ANCESTORS``, any site (``*``) when unset.
+
+    Any site by default, because an embed page holds nothing a clickjacker could abuse: no
+    account, no cookie, no purchase, no setting; its only actions are a visitor's own game
+    and "View card", which shows the kiosk's plain card, never the picture.
+    """
+    text = " ".join(str(value or "").split())
+    return text or "*"
+
+
 def trusted_hosts(value: Any) -> list[str] | None:
     """``TRUSTED_HOSTS`` as Flask takes it: a list of names; ``*`` alone trusts any Host (only
     behind a proxy that checks it); an empty setting is the loopback default, never "any"."""
@@ -75,9 +91,10 @@ def refuse_large_bodies() -> None:
 
 
 def init_app(app: Flask) -> None:
-    """Send the headers on every response (``KIOSK_FRAME_ANCESTORS`` says who may frame us),
+    """Send the headers on every response (``KIOSK_FRAME_ANCESTORS`` says who may frame embeds),
     check the Host and the body's size, and believe proxies only as ``PROXY_FIX`` says."""
-    policy = csp(app.config["FRAME_ANCESTORS"])
+    policy = csp(OWN_PAGES_FRAME_ANCESTORS)
+    embed_policy = csp(embed_frame_ancestors(app.config.get("FRAME_ANCESTORS")))
     app.session_interface = NoSessions()
     app.config["TRUSTED_HOSTS"] = trusted_hosts(app.config.get("TRUSTED_HOSTS"))
     count = proxies(app.config.get("PROXY_FIX"))
@@ -90,13 +107,15 @@ def init_app(app: Flask) -> None:
 
     @app.after_request
     def _headers(response: Response) -> Response:
-        response.headers.setdefault("Content-Security-Policy", policy)
+        response.headers.setdefault(
+            "Content-Security-Policy", embed_policy if is_embed() else policy
+        )
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("Referrer-Policy", "same-origin")
         response.headers.setdefault(
             "Permissions-Policy", "camera=(), microphone=(), geolocation=(), interest-cohort=()"
         )
         # Framing is governed by CSP frame-ancestors alone: X-Frame-Options would forbid
-        # the teachers' embeds that KIOSK_FRAME_ANCESTORS allows.
+        # the teachers' embeds that /embed/ pages allow.
         response.headers.pop("X-Frame-Options", None)
         return response

@@ -50,7 +50,7 @@ def test_make_server_serves_its_own_config_on_another_port(make_server, live_ser
     assert other.port != live_server.port
     assert other.app.config["KIOSK_MODE"] is True
     with socket.create_connection(("127.0.0.1", other.port), timeout=5) as conn:
-        conn.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        conn.sendall(b"GET /embed/ HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
         head = conn.recv(4096).decode("latin-1")
     assert head.startswith("HTTP/1.1 200")
     assert "frame-ancestors http://localhost:*" in head
@@ -171,10 +171,10 @@ def test_third_party_cookie_setting_reaches_a_cross_site_iframe(
     kiosk = make_server({"FRAME_ANCESTORS": "http://localhost:*"})
     context = persistent_context(third_party_cookies=setting)
     page = context.new_page()
-    page.goto(host_page(HOST_PAGE.format(src=kiosk.url + "/")))
+    page.goto(host_page(HOST_PAGE.format(src=kiosk.url + "/embed/")))
     frame = page.locator("iframe").element_handle().content_frame()
     frame.wait_for_load_state()
-    assert frame.url == kiosk.url + "/"
+    assert frame.url == kiosk.url + "/embed/"
     assert (frame.evaluate(SET_COOKIE) == "probe=1") is readable
     # The error capture reaches into the other-origin frame too.
     frame.evaluate("() => console.error('from the framed kiosk')")
@@ -186,7 +186,7 @@ def test_third_party_cookie_setting_reaches_a_cross_site_iframe(
 def test_ordinary_contexts_already_block_third_party_cookies(new_context, make_server, host_page):
     kiosk = make_server({"FRAME_ANCESTORS": "http://localhost:*"})
     page = new_context(has_touch=True).new_page()
-    page.goto(host_page(HOST_PAGE.format(src=kiosk.url + "/")))
+    page.goto(host_page(HOST_PAGE.format(src=kiosk.url + "/embed/")))
     frame = page.locator("iframe").element_handle().content_frame()
     frame.wait_for_load_state()
     assert frame.evaluate(SET_COOKIE) == ""

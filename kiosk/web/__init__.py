@@ -22,8 +22,10 @@ def init_app(app: Flask) -> None:
         play,
         play_families,
         play_snitchems,
+        printing,
         rules,
         security,
+        teach,
     )
 
     compress.init_app(app)  # first registered, so its after_request runs last
@@ -40,5 +42,7 @@ def init_app(app: Flask) -> None:
     rules.init_app(app)
     play_families.init_app(app)
     play_snitchems.init_app(app)
+    printing.init_app(app)
+    teach.init_app(app)
     attract.init_app(app)
     errors.init_app(app)

@@ -1,0 +1,146 @@
+"""Print and play: ``/sets/<slug>/print``, a set's own game on A4 paper for a class.
+
+The page holds the rules of the set's own game (the first it lists), a strip of that game's
+rule step-through (each step's words and what lies on the table), and a sheet of the set's
+playable cards to cut out. The sheet is the playable deck (``deck_for``): a flagged card is
+never printed, and the sheet says which cards are left out, why, and where the note is.
+``static/css/print.css`` lays it out for A4.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from flask import Blueprint, Flask, abort, render_template, url_for
+from markupsafe import Markup
+
+from kiosk.catalogue.decks import deck_for, flagged_faces
+from kiosk.catalogue.schema import ScenarioRecord, SetRecord
+from kiosk.catalogue.store import Entry, Snapshot
+from kiosk.games import registry
+from kiosk.web import content
+from kiosk.web.cards import back_src, card_src
+from kiosk.web.rules import AreaView, caption_of, table_of
+
+bp = Blueprint("printing", __name__)
+
+SECTION = re.compile(r"(?=<h2[\s>])")
+HEADING = re.compile(r"<h2[^>]*>(.*?)</h2>", re.S)
+SCREEN_ONLY = re.compile(r"on this kiosk", re.I)  # how the kiosk plays: nothing for paper
+
+
+@dataclass(frozen=True)
+class PrintCard:
+    """One card to cut out."""
+
+    src: str
+    name: str
+
+
+@dataclass(frozen=True)
+class LeftOut:
+    """Cards of the set that are not printed, and why."""
+
+    name: str
+    copies: int
+    shows: str
+    note_title: str
+    note_address: str
+
+
+@dataclass(frozen=True)
+class StripStep:
+    """One step of the rule step-through, as a frame of the printed strip."""
+
+    n: int
+    caption: str
+    areas: list[AreaView]
+
+
+def paper_rules(html: str) -> Markup:
+    """The game's text without the sections about playing on the kiosk (``on this kiosk``)."""
+    kept = []
+    for part in SECTION.split(html):
+        heading = HEADING.match(part)
+        if heading and SCREEN_ONLY.search(heading.group(1)):
+            continue
+        kept.append(part)
+    return Markup("".join(kept))
+
+
+def cards_to_print(record: SetRecord) -> list[PrintCard]:
+    """Every card of the playable deck, one per copy: never a flagged card."""
+    back = back_src(record)
+    return [
+        PrintCard(card_src(card.face) if card.face else back, card.name)
+        for card in deck_for(record)
+    ]
+
+
+def left_out(record: SetRecord, snapshot: Snapshot) -> list[LeftOut]:
+    """The flagged cards, what they show and the note that says why (its full address)."""
+    out = []
+    for face in flagged_faces(record):
+        note = face.content_note
+        assert note is not None
+        entry = snapshot.notes.get(note.note)
+        title = entry.record.title if entry else "our note"  # type: ignore[union-attr]
+        address = url_for("pages.note", slug=note.note, _external=True)
+        out.append(LeftOut(face.name, face.copies - face.missing, note.shows, title, address))
+    return out
+
+
+def scenario_for(snapshot: Snapshot, game: str, set_key: str) -> Entry | None:
+    """The step-through of ``game`` played with this set's pack, else the game's first one."""
+    mine = [e for e in snapshot.scenarios.values() if e.record.game == game]  # type: ignore
+    same_pack = [e for e in mine if e.record.deck == set_key]  # type: ignore[union-attr]
+    found = same_pack or mine
+    return found[0] if found else None
+
+
+def strip_of(snapshot: Snapshot, scenario: Entry) -> list[StripStep]:
+    """Every step of a scenario's run: its caption and the table after it."""
+    record = scenario.record
+    assert isinstance(record, ScenarioRecord)
+    run = snapshot.runs.get(record.key)
+    set_entry = snapshot.sets.get(record.deck)
+    if run is None or set_entry is None:
+        return []
+    set_record = set_entry.record
+    assert isinstance(set_record, SetRecord)
+    source = registry.engine(run.game).VARIANTS[record.variant].source
+    back = back_src(set_record)
+    return [
+        StripStep(s.n, caption_of(record, run, s, source).text, table_of(run, s, set_record, back))
+        for s in run.steps
+    ]
+
+
+@bp.get("/sets/<slug>/print")
+def set_print(slug: str) -> str:
+    """A set's own game to print: rules, the step-through as a strip, the cards to cut out."""
+    snapshot = content.current()
+    entry = snapshot.sets.get(slug)
+    if entry is None:
+        abort(404)
+    record = entry.record
+    assert isinstance(record, SetRecord)
+    game = next((snapshot.games[g] for g in record.games if g in snapshot.games), None)
+    scenario = scenario_for(snapshot, game.record.key, record.key) if game else None
+    return render_template(
+        "print/set.html",
+        record=record,
+        game=game,
+        rules=paper_rules(game.html) if game and game.html else None,
+        scenario=scenario,
+        strip=strip_of(snapshot, scenario) if scenario else [],
+        cards=cards_to_print(record),
+        left_out=left_out(record, snapshot),
+        back=back_src(record),
+    )
+
+
+def init_app(app: Flask) -> None:
+    """Register the print pages."""
+    app.register_blueprint(bp)

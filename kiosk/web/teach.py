@@ -1,0 +1,51 @@
+"""For teachers: the "Embed this" panel's snippet, ready to paste into a school's own site.
+
+The panel (``templates/teach/_embed.html``) shows on set, game and rule pages, never in kiosk
+mode (a gallery visitor has no site to paste into) and never inside an embed (the page is
+already on someone's site). Its Copy button is ``static/js/teach.js``: the CSP allows no
+inline script.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask, current_app, g, request, url_for
+from markupsafe import escape
+
+from kiosk.web.embed import PREFIX
+
+FRAME_WIDTH = 800
+FRAME_HEIGHT = 600
+
+
+def embed_src(path: str) -> str:
+    """The absolute ``/embed/`` address of one of our paths (as ``url_for`` gives it)."""
+    root = request.url_root.rstrip("/")
+    local = path.removeprefix(request.script_root) or "/"
+    return root + PREFIX + local
+
+
+def embed_snippet(path: str, title: str) -> str:
+    """The HTML a teacher pastes: the iframe of ``path``, and embed.js to fit its height."""
+    # the address docs/embedding.md gives, without the cache-busting version: it is pasted once
+    script = url_for("static", filename="js/embed.js", _external=True).partition("?")[0]
+    frame = (
+        f'<iframe src="{escape(embed_src(path))}" title="{escape(title)}"'
+        f' width="{FRAME_WIDTH}" height="{FRAME_HEIGHT}" loading="lazy"'
+        ' style="border:0; width:100%"></iframe>'
+    )
+    return f'{frame}\n<script src="{escape(script)}" defer></script>'
+
+
+def shows_embed_panel() -> bool:
+    """The panel is for a teacher browsing the kiosk: not in kiosk mode, not inside an embed."""
+    return not (current_app.config.get("KIOSK_MODE") or g.get("embed", False))
+
+
+def init_app(app: Flask) -> None:
+    """Give templates the snippet and the rule for showing the panel."""
+
+    @app.context_processor
+    def _teach() -> dict[str, Any]:
+        return {"embed_snippet": embed_snippet, "shows_embed_panel": shows_embed_panel}

@@ -3,22 +3,35 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+TEST_STAMP := $(VENV)/.installed-test
+# The Nu HTML checker (npm `vnu-jar`), run with Debian's Java by tests/test_html_valid.py.
+VNU_VERSION := 26.9.27
+VNU := $(VENV)/nu/node_modules/vnu-jar/build/dist/vnu.jar
 
-.PHONY: run test check lint browser-deps nginx-deps clean
+.PHONY: run kiosk test check lint browser-deps nginx-deps nu-deps clean
 
+# `make run` installs the package and what it needs to run, nothing more.
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet -e .
 	touch $(STAMP)
+
+# `make test` adds the test extras (pytest, Playwright, ruff, Hypothesis, ...).
+$(TEST_STAMP): $(STAMP)
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $(TEST_STAMP)
 
 run: $(STAMP)
 	$(BIN)/kiosk run
 
+kiosk: $(STAMP)
+	$(BIN)/kiosk run --kiosk
+
 check: $(STAMP)
 	$(BIN)/kiosk check --fatal content
 
-lint: $(STAMP)
+lint: $(TEST_STAMP)
 	$(BIN)/ruff check .
 
 browser-deps:
@@ -33,7 +46,21 @@ nginx-deps:
 	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq --no-install-recommends nginx; }
 
-test: $(STAMP) browser-deps nginx-deps lint check
+nu-deps: $(VNU)
+	@command -v java >/dev/null 2>&1 || { \
+	  echo "Installing Debian's Java for the Nu HTML checker (tests/test_html_valid.py)"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  $$SUDO apt-get update -qq && \
+	  $$SUDO apt-get install -y -qq --no-install-recommends default-jre-headless; }
+
+$(VNU): | $(STAMP)
+	@command -v npm >/dev/null 2>&1 || { \
+	  echo "Installing Debian's npm to fetch the Nu HTML checker"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq --no-install-recommends npm; }
+	npm install --silent --no-audit --no-fund --prefix $(VENV)/nu vnu-jar@$(VNU_VERSION)
+
+test: $(TEST_STAMP) browser-deps nginx-deps nu-deps lint check
 	$(BIN)/pytest
 
 clean:

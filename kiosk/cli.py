@@ -8,6 +8,7 @@ from kiosk.commands import check, run, simulate
 
 
 @click.group()
+@click.version_option(package_name="kiosk", prog_name="kiosk")
 def main() -> None:
     """The Snap & Happy Families museum kiosk."""
 

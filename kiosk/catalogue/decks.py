@@ -1,7 +1,7 @@
 """Stage 5, decks: a set record → the cards the engines play with, and what they are called.
 
 Flagged cards (``content_note``) stay out of every playable deck unless asked for: Snap
-tolerates missing cards, and contested imagery is never a game piece (design.md).
+tolerates missing cards, and contested imagery is never a game piece (docs/architecture.md).
 
 A card's name is made in one place, the record's ``name`` (for a card the record does not
 name, the curator's plain "Sally Cross: second card"). The engines get it as it is (the game

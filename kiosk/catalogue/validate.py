@@ -40,7 +40,8 @@ MODELS: dict[str, type[BaseModel]] = {
 }
 AnyRecord = SetRecord | GameRecord | NoteRecord | PageRecord | ScenarioRecord
 
-# Words that mark contested imagery (design.md): a card naming them must carry content_note.
+# Words that mark contested imagery (docs/architecture.md): a card naming them must carry
+# content_note.
 CONTESTED = re.compile(r"\b(golly|gollies|golliwogg?s?|gollywogs?|chawky)\b", re.IGNORECASE)
 
 

@@ -6,7 +6,7 @@ seeded RNG the moment a card is turned (see :mod:`kiosk.games.snap`). That keeps
 replayable from its record and lets a human's browser-measured reaction be compared fairly.
 The :class:`SnapBot` object only does the slow part of a bot's job: turning its cards.
 
-Calibration (``shared/facts.md``): simple visual reaction ≈ 231 ms in adults (Woods et al.
+Calibration (published figures): simple visual reaction ≈ 231 ms in adults (Woods et al.
 2015); recognising a match in a go/no-go task ≈ 380 ms (Laming 1968); children under 10 and
 adults over 60 are slower and more variable. Calling Snap needs match recognition across
 several piles plus a tap, so even the quickest bot is centred a little above 380 ms and

@@ -396,7 +396,8 @@ def cache_stats(port: int, workers: int) -> dict[int, tuple[int, int]]:
         if len(found) == workers:
             break
         with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
-            s.sendall(f"GET {STATS} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode())
+            ask = f"GET {STATS} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+            s.sendall(ask.encode())
             data = b""
             while chunk := s.recv(65536):
                 data += chunk

@@ -61,15 +61,6 @@ POSTS = {
 }
 KIOSK_GETS = {"kiosk-home": "/", "kiosk-set": SNAP_SET, "kiosk-attract": "/attract/1"}
 
-# Errors known in templates this issue could not change (another engineer's files), each with
-# the file to fix: the test reports them as an expected failure until they are gone, and fails
-# once one is fixed so that its line here goes too.
-KNOWN: dict[str, str] = {
-    "snitchems-game.html": "“aria-label” attribute must not be specified on any “p” element",
-}
-KNOWN_WHERE = "templates/play_snitchems/_game.html: <p class=\"sn-score\" aria-label=\"Score\">"
-
-
 def vnu_command() -> list[str] | None:
     """``java -jar vnu.jar`` when both are installed, else None."""
     java = shutil.which("java")
@@ -125,10 +116,4 @@ def test_every_page_type_is_valid_html(pages: Path):
         [*command, *map(str, files)], capture_output=True, text=True, timeout=300, check=False
     )
     errors = errors_of(done.stderr, pages)  # vnu writes its report to stderr
-    known = [e for e in errors if any(e.startswith(f) and m in e for f, m in KNOWN.items())]
-    others = [e for e in errors if e not in known]
-    assert not others, f"{len(others)} HTML errors:\n" + "\n".join(others)
-    stale = [f for f, m in KNOWN.items() if not any(e.startswith(f) and m in e for e in known)]
-    assert not stale, f"fixed, so remove from KNOWN: {stale}"
-    if known:
-        pytest.xfail(f"{len(known)} known HTML error(s), in {KNOWN_WHERE}: " + "; ".join(known))
+    assert not errors, f"{len(errors)} HTML errors:\n" + "\n".join(errors)

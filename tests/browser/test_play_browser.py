@@ -190,13 +190,13 @@ def start_game(frame: Any, bots: int, rules: str | None) -> None:
     frame.wait_for_function(f"() => ({PAINTED})().length > 0")
 
 
-def check_result(frame: Any, played: Played, rules_slug: str) -> None:
+def check_result(frame: Any, played: Played, rules_slug: str, prefix: str = "") -> None:
     assert played.wrong_calls == 1, played.lines[-5:]
     result = frame.get_by_role("heading", name=re.compile("^Game over"))
     expect(result).to_be_visible()
     expect(frame.get_by_role("button", name="Play again")).to_be_visible()
     link = frame.get_by_role("link", name=re.compile("step by step")).last
-    expect(link).to_have_attribute("href", f"/rules/snap/{rules_slug}")
+    expect(link).to_have_attribute("href", f"{prefix}/rules/snap/{rules_slug}")
 
 
 GAMES = [
@@ -282,11 +282,14 @@ def test_without_javascript_every_button_is_a_form(new_context, game_server):
 
 
 def test_a_game_inside_a_cross_origin_iframe(persistent_context, host_page, game_server):
-    """A school's page on another site frames the game; third-party cookies are blocked."""
+    """A school's page on another site frames the game; third-party cookies are blocked.
+
+    It frames the /embed/ address, as a school does: the kiosk's own pages are framed by the
+    kiosk alone (frame-ancestors 'self'), whatever KIOSK_FRAME_ANCESTORS says."""
     url = host_page(
         "<!doctype html><html lang='en'><head><meta charset='utf-8'><title>School</title>"
         "</head><body><main><h1>Our lesson</h1>"
-        f"<iframe src='{game_server.url}/sets/snap-standard-deck/play' title='Snap game'"
+        f"<iframe src='{game_server.url}/embed/sets/snap-standard-deck/play' title='Snap game'"
         " width='1240' height='1500'></iframe></main></body></html>"
     )
     context = persistent_context(third_party_cookies="block", has_touch=True)
@@ -298,7 +301,7 @@ def test_a_game_inside_a_cross_origin_iframe(persistent_context, host_page, game
     assert page.url.startswith("http://localhost:")
     start_game(frame, 3, None)
     played = play_a_game(frame, rank)
-    check_result(frame, played, "classic")
+    check_result(frame, played, "classic", prefix="/embed")  # links stay inside the embed
     assert played.matches_called >= 1, played.lines
     assert context.cookies() == []
     assert_no_axe_violations(page)

@@ -244,7 +244,7 @@ def play_snitchems(frame: Any, check_a11y: bool = False) -> dict[str, Any]:
             words = said_at(frame, old + 1)
             assert "You lay the" in words, words
         seen["said"].append(status.inner_text())
-        seen["said"].append(frame.get_by_label("Score").inner_text())
+        seen["said"].append(frame.locator(".sn-score").inner_text())
     expect(frame.locator("[data-more-game][data-over='1']")).to_have_count(1)
     return seen
 
@@ -257,7 +257,7 @@ def test_a_whole_game_of_snitchems_on_a_touchscreen(touch_page, game_server):
     page.get_by_role("button", name="Start").tap()
     table = page.get_by_role("region", name="The table")
     expect(table.get_by_role("img")).to_have_count(4)
-    expect(page.get_by_label("Score")).to_contain_text("Deal 1 of 8")
+    expect(page.locator(".sn-score")).to_contain_text("Deal 1 of 8")
     seen = play_snitchems(page, check_a11y=True)
     assert seen["captures"] >= 1 and seen["explained"] == 1, seen["said"][-5:]
     assert any("Deal 8 of 8" in s for s in seen["said"]), seen["said"]
@@ -270,11 +270,12 @@ def test_a_whole_game_of_snitchems_on_a_touchscreen(touch_page, game_server):
 
 
 def test_snitchems_inside_a_cross_origin_iframe(persistent_context, host_page, game_server):
-    """A school's page on another site frames the game; third-party cookies are blocked."""
+    """A school's page on another site frames the game (its /embed/ address: the kiosk's own
+    pages are framed by the kiosk alone); third-party cookies are blocked."""
     url = host_page(
         "<!doctype html><html lang='en'><head><meta charset='utf-8'><title>School</title>"
         "</head><body><main><h1>Our lesson</h1>"
-        f"<iframe src='{game_server.url}{SN}' title='Snitch&#39;ems game'"
+        f"<iframe src='{game_server.url}/embed{SN}' title='Snitch&#39;ems game'"
         " width='1240' height='1600'></iframe></main></body></html>"
     )
     context = persistent_context(third_party_cookies="block", has_touch=True)
@@ -282,9 +283,9 @@ def test_snitchems_inside_a_cross_origin_iframe(persistent_context, host_page, g
     page.goto(url)
     frame = page.locator("iframe").element_handle().content_frame()
     frame.get_by_role("button", name="Start").tap()
-    expect(frame.get_by_label("Score")).to_contain_text("Deal 1 of 8")
+    expect(frame.locator(".sn-score")).to_contain_text("Deal 1 of 8")
     play_snitchems(frame)
-    check_result(frame, "/rules/snitchems/dealing")
+    check_result(frame, "/embed/rules/snitchems/dealing")
     assert context.cookies() == []
     assert_no_axe_violations(page)
 
@@ -293,7 +294,7 @@ def test_happy_families_inside_a_cross_origin_iframe(persistent_context, host_pa
     url = host_page(
         "<!doctype html><html lang='en'><head><meta charset='utf-8'><title>School</title>"
         "</head><body><main><h1>Our lesson</h1>"
-        f"<iframe src='{game_server.url}{HF}' title='Happy Families game'"
+        f"<iframe src='{game_server.url}/embed{HF}' title='Happy Families game'"
         " width='1240' height='1600'></iframe></main></body></html>"
     )
     context = persistent_context(third_party_cookies="block", has_touch=True)
@@ -302,7 +303,7 @@ def test_happy_families_inside_a_cross_origin_iframe(persistent_context, host_pa
     frame = page.locator("iframe").element_handle().content_frame()
     start_families(frame, 2, "Daydreamers")
     play_families(frame)
-    check_result(frame, "/rules/happy-families/classic")
+    check_result(frame, "/embed/rules/happy-families/classic")
     assert context.cookies() == []
     assert_no_axe_violations(page)
 

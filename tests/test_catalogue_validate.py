@@ -31,7 +31,9 @@ def content_with(case: str | None, tmp_path: Path) -> Path:
 # case → (the one problem's "path:line:col", words its message must contain)
 CASES = {
     "yaml-syntax": ("content/games/broken-yaml.md:4:12", "mapping values are not allowed"),
-    "schema-nested": ("content/sets/nested-error.md:12:13", "cards[1].copies: Input should be"),
+    "schema-nested": (
+        "content/sets/nested-error.md:12:13", "cards[1].copies: write a whole number"
+    ),
     "missing-field": ("content/games/no-title.md:2:1", "missing required field 'title'"),
     "unknown-game": ("content/sets/unknown-game.md:13:5", "unknown game 'snapp'"),
     "unknown-note": ("content/sets/unknown-note.md:15:13", "unknown note 'golliwogg'"),

@@ -13,6 +13,8 @@ class Problem:
     line: int
     col: int
     message: str
+    warning: bool = False  # shown and logged, but the file is still published
 
     def __str__(self) -> str:
-        return f"{self.path}:{self.line}:{self.col}: {self.message}"
+        level = "warning: " if self.warning else ""
+        return f"{self.path}:{self.line}:{self.col}: {level}{self.message}"

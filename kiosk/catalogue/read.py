@@ -83,6 +83,12 @@ class SourceFile:
     positions: dict[KeyPath, Position] = field(default_factory=dict)  # value node starts
     key_positions: dict[KeyPath, Position] = field(default_factory=dict)  # mapping key starts
     problems: tuple[Problem, ...] = ()
+    front: str = ""  # the front matter as written (for messages quoting a line, and guesses)
+
+    def line_text(self, line: int) -> str:
+        """Line ``line`` of the file (1-based) when it is in the front matter, else ''."""
+        lines = self.front.splitlines()
+        return lines[line - 2] if 2 <= line < len(lines) + 2 else ""
 
     def position(self, path: KeyPath) -> Position:
         """The nearest known position for a key path: the value, else its closest ancestor."""
@@ -211,14 +217,29 @@ def read_text(path: str, text: str) -> SourceFile:
     data, positions, key_positions, yaml_problems = parse_front_matter(path, front)
     problems += yaml_problems
     if yaml_problems and data is None:
-        return SourceFile(path, None, body, body_line, problems=tuple(problems))
+        return SourceFile(path, None, body, body_line, problems=tuple(problems), front=front)
     if not isinstance(data, dict):
         line, col = positions.get((), (2, 1))
         what = "empty" if data is None else f"a {type(data).__name__}"
         message = f"front matter must be a mapping of 'field: value' lines, not {what}"
         problems.append(Problem(path, line, col, message))
         return SourceFile(path, None, body, body_line, problems=tuple(problems))
-    return SourceFile(path, data, body, body_line, positions, key_positions, tuple(problems))
+    return SourceFile(
+        path, data, body, body_line, positions, key_positions, tuple(problems), front
+    )
+
+
+TOP_LEVEL = re.compile(r"^(kind|slug|accession):[ \t]*[\"']?([^\"'#\n]*?)[\"']?[ \t]*$", re.M)
+
+
+def claimed_key(source: SourceFile) -> tuple[str, str] | None:
+    """(kind, slug) that a file which could not be read seems to define, from its plain
+    top-level lines: its references are not reported as unknown while it is broken."""
+    found = {name: value.strip() for name, value in TOP_LEVEL.findall(source.front)}
+    kind, slug = found.get("kind"), found.get("slug")
+    if not slug and found.get("accession"):
+        slug = re.sub(r"[^a-z0-9]+", "-", found["accession"].lower()).strip("-")
+    return (kind, slug) if kind and slug else None
 
 
 def too_big(path: str, size: int) -> Problem | None:

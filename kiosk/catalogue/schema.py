@@ -180,6 +180,20 @@ class PageRecord(Strict):
 
 
 
+class TermsRecord(Strict):
+    """The curators' list of contested terms: a card naming one must carry a content_note."""
+
+    kind: Literal["terms"]
+    slug: Slug
+    title: Text
+    terms: list[Text] = Field(min_length=1)  # whole words or phrases, e.g. golliwog, jim crow
+    sources: list[Source] = Field(min_length=1)
+
+    @property
+    def key(self) -> str:
+        return self.slug
+
+
 class StepCaption(Strict):
     """A curator's caption for one step: plain words, and optionally the rule quoted."""
 
@@ -213,6 +227,6 @@ class ScenarioRecord(Strict):
 
 
 Record = Annotated[
-    SetRecord | GameRecord | NoteRecord | PageRecord | ScenarioRecord,
+    SetRecord | GameRecord | NoteRecord | PageRecord | ScenarioRecord | TermsRecord,
     Field(discriminator="kind"),
 ]

@@ -25,8 +25,9 @@ from pathlib import Path, PurePosixPath
 from types import MappingProxyType
 from typing import Any
 
+from kiosk.catalogue.lint import warnings_of
 from kiosk.catalogue.problems import Problem
-from kiosk.catalogue.read import MAX_FILE_BYTES, SourceFile, read_bytes, too_big
+from kiosk.catalogue.read import MAX_FILE_BYTES, SourceFile, claimed_key, read_bytes, too_big
 from kiosk.catalogue.render import RenderProblem, render_bounded
 from kiosk.catalogue.scenarios import Run
 from kiosk.catalogue.validate import (
@@ -34,12 +35,13 @@ from kiosk.catalogue.validate import (
     Checked,
     check_scenario,
     collection_problems,
+    game_warnings,
     validate_source,
 )
 
 log = logging.getLogger(__name__)
 
-KINDS = ("set", "game", "note", "page", "scenario")
+KINDS = ("set", "game", "note", "page", "scenario", "terms")
 IMAGES = "images"
 RACY_NS = 1_000_000_000  # a file changed this recently may change again unseen (same mtime tick)
 
@@ -72,6 +74,8 @@ class Snapshot:
     files: int = 0
     scenarios: Mapping[str, Entry] = field(default_factory=dict)  # "game/slug" → Entry
     runs: Mapping[str, Run] = field(default_factory=dict)  # "game/slug" → the engine's run
+    terms: Mapping[str, Entry] = field(default_factory=dict)  # the contested-terms lists
+    warnings: tuple[Problem, ...] = ()  # what a visitor will not see; never keeps a file back
 
     @property
     def ok(self) -> bool:
@@ -82,7 +86,7 @@ class Snapshot:
         """The entries of one kind ("set", "game", "note", "page")."""
         return {
             "set": self.sets, "game": self.games, "note": self.notes, "page": self.pages,
-            "scenario": self.scenarios,
+            "scenario": self.scenarios, "terms": self.terms,
         }[kind]  # fmt: skip
 
 
@@ -95,6 +99,7 @@ class _FileState:
     html: str
     problems: list[Problem]
     racy: bool = False
+    warnings: tuple[Problem, ...] = ()
 
 
 @dataclass
@@ -243,6 +248,7 @@ class Catalogue:
         self._snapshot: Snapshot | None = None
         self._run_of: dict[str, Run] = {}  # rel → run, for the current check
         self._published: dict[str, int] = {}  # rel → order of first publication (slug owners)
+        self._warnings: list[Problem] = []  # the last collection check's warnings
 
     def display(self, rel: str) -> str:
         """The path shown for a file: the label joined with its path inside the folder."""
@@ -333,7 +339,8 @@ class Catalogue:
         html, more = _rendered(source) if record is not None else ("", [])
         record = None if more else record
         racy = self._is_racy(stat)
-        return _FileState(stat, digest, source, record, html, [*problems, *more], racy)
+        warnings = tuple(warnings_of(source))
+        return _FileState(stat, digest, source, record, html, [*problems, *more], racy, warnings)
 
     def _rebuild(self, scan: _Scan) -> Snapshot:
         """Re-read what changed, re-run the collection checks, publish a new snapshot."""
@@ -405,13 +412,21 @@ class Catalogue:
         """The collection checks; ``images`` are the regular files and the links in images/."""
         games = {c.record.key for c in items if c.record.kind == "game"}
         notes = {c.record.key for c in items if c.record.kind == "note"}
-        found = collection_problems(items, self.content_dir, games, notes, *images)
+        engines = {c.record.key: c.record.engine for c in items if c.record.kind == "game"}
+        broken = self._broken_keys()
+        found = collection_problems(items, self.content_dir, games, notes, *images, broken=broken)
+        self._warnings = game_warnings([c for c in items if c.rel not in found], engines)
         sets = {
             c.record.key: c.record for c in items if c.record.kind == "set" and c.rel not in found
         }
-        engines = {c.record.key: c.record.engine for c in items if c.record.kind == "game"}
         for item in items:
             if item.record.kind != "scenario" or item.rel in found:
+                continue
+            record: Any = item.record
+            if {("game", record.game), ("set", record.deck)} & broken and not (
+                record.game in engines and record.deck in sets
+            ):  # its game or deck cannot be read now: that file's problem says so
+                found.setdefault(item.rel, [])
                 continue
             run, problems = _run_scenario(item, sets, engines)
             if problems:
@@ -419,6 +434,12 @@ class Catalogue:
             elif run is not None:
                 self._run_of[item.rel] = run
         return found
+
+    def _broken_keys(self) -> frozenset[tuple[str, str]]:
+        """(kind, slug) of each file that cannot be read now, guessed from its plain lines."""
+        keys = (claimed_key(state.source) for state in self._files.values()
+                if state.record is None)
+        return frozenset(key for key in keys if key is not None)
 
     def _snapshot_of(
         self, published: list[Checked], problems: list[Problem], scan: _Scan
@@ -451,4 +472,8 @@ class Catalogue:
             files=len(scan.markdown),
             scenarios=ordered["scenario"],
             runs=MappingProxyType(runs),
+            terms=ordered["terms"],
+            warnings=tuple(sorted({
+                *(w for state in self._files.values() for w in state.warnings), *self._warnings
+            })),
         )

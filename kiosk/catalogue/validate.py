@@ -8,7 +8,6 @@ duplicate slugs and accession numbers, contested imagery flags, images on disk.
 from __future__ import annotations
 
 import difflib
-import re
 import types
 import typing
 from collections.abc import Iterable, Iterator
@@ -28,7 +27,9 @@ from kiosk.catalogue.schema import (
     Record,
     ScenarioRecord,
     SetRecord,
+    TermsRecord,
 )
+from kiosk.catalogue.terms import DEFAULT_TERMS, find_term, is_vague
 
 RECORD = TypeAdapter(Record)
 MODELS: dict[str, type[BaseModel]] = {
@@ -37,12 +38,9 @@ MODELS: dict[str, type[BaseModel]] = {
     "note": NoteRecord,
     "page": PageRecord,
     "scenario": ScenarioRecord,
+    "terms": TermsRecord,
 }
-AnyRecord = SetRecord | GameRecord | NoteRecord | PageRecord | ScenarioRecord
-
-# Words that mark contested imagery (docs/architecture.md): a card naming them must carry
-# content_note.
-CONTESTED = re.compile(r"\b(golly|gollies|golliwogg?s?|gollywogs?|chawky)\b", re.IGNORECASE)
+AnyRecord = SetRecord | GameRecord | NoteRecord | PageRecord | ScenarioRecord | TermsRecord
 
 
 def dotted(loc: Iterable[str | int]) -> str:
@@ -110,8 +108,28 @@ def _message(kind: str, loc: KeyPath, error: dict[str, Any]) -> str:
         )
     if kind_type == "string_too_short":
         return f"{where}: must not be empty"
+    wrong = _wrong_type(loc, error)
+    if wrong:
+        return f"{where}: {wrong}"
     msg = error["msg"].removeprefix("Value error, ")
     return f"{where}: {msg}" if where else msg
+
+
+def _wrong_type(loc: KeyPath, error: dict[str, Any]) -> str | None:
+    """A value YAML read as the wrong type, said as what to write (``date: 1935``)."""
+    name, value = str(loc[-1]) if loc else "", error.get("input")
+    if error["type"] != "string_type" or isinstance(value, (dict, list)):
+        if error["type"] in ("int_parsing", "int_type", "int_from_float"):
+            return f"write a whole number, without quotes, e.g. {name}: 4"
+        return None
+    if value is None and name == "colour":
+        return 'a colour must be quoted, e.g. colour: "#8a2b1d" (a bare # starts a comment)'
+    if value is None:
+        return f"is empty: write a value after '{name}:', or leave the line out"
+    shown = str(value).lower() if isinstance(value, bool) else value
+    if name == "date":
+        return f'write dates in quotes: date: "{shown}"'
+    return f'write it in quotes: {name}: "{shown}"'
 
 
 def validate_source(source: SourceFile) -> tuple[AnyRecord | None, list[Problem]]:
@@ -183,16 +201,28 @@ def record_problems(source: SourceFile, record: AnyRecord) -> list[Problem]:
             at(("cards", i), f"cards[{i}]: the set matches by family, but this card has none")
         if record.deck == "cards" and record.match == "rank" and not face.rank:
             at(("cards", i), f"cards[{i}]: the set matches by rank, but this card has none")
-        if face.content_note is None:
-            words = " ".join(t for t in (face.name, face.family or "", face.caption or "") if t)
-            found = CONTESTED.search(words)
-            if found:
-                at(
-                    ("cards", i),
-                    f"cards[{i}]: '{found.group(0)}' names contested imagery: flag the card with"
-                    " content_note (shows, note)",
-                )
+        if face.content_note is not None and is_vague(face.content_note.shows):
+            at(
+                ("cards", i, "content_note", "shows"),
+                f"cards[{i}].content_note.shows: '{face.content_note.shows}' does not say what"
+                " the card shows: name it, e.g. 'a golliwog: a racist caricature of a Black"
+                " person'",
+            )
+    counted = _cards_recorded(record)
+    if record.card_count is not None and counted is not None and counted != record.card_count:
+        at(
+            ("card_count",),
+            f"card_count: {record.card_count}, but the cards listed add up to {counted}"
+            " (copies less missing): correct card_count, or the cards' copies and missing",
+        )
     return problems
+
+
+def _cards_recorded(record: SetRecord) -> int | None:
+    """How many cards the record lists: copies less missing (52 for a standard pack)."""
+    if record.deck == "standard-52":
+        return 52
+    return sum(face.copies - face.missing for face in record.cards) if record.cards else None
 
 
 @dataclass(frozen=True)
@@ -256,13 +286,17 @@ def collection_problems(
     notes: set[str],
     files: frozenset[str] | None = None,
     links: frozenset[str] = frozenset(),
+    broken: frozenset[tuple[str, str]] = frozenset(),
 ) -> dict[str, list[Problem]]:
     """Checks across files, in the order given (the first owner of a slug keeps it).
 
     ``games``/``notes`` are the slugs that will be published; ``files`` the known image paths
-    and ``links`` the paths under images/ that are not regular files.
+    and ``links`` the paths under images/ that are not regular files; ``broken`` the
+    (kind, slug) of files that cannot be read now: a reference to one holds the file back
+    without a message, the broken file's own problem says it all.
     """
     found: dict[str, list[Problem]] = {}
+    terms = contested_terms(checked)
 
     def add(item: Checked, loc: KeyPath, message: str, key: bool = False) -> None:
         pos = item.source.key_position(loc) if key else item.source.position(loc)
@@ -291,12 +325,20 @@ def collection_problems(
                 accessions[acc] = item
         if isinstance(record, SetRecord):
             for i, slug in enumerate(record.games):
-                if slug not in games:
+                if ("game", slug) in broken and slug not in games:
+                    found.setdefault(item.rel, [])
+                elif slug not in games:
                     add(item, ("games", i), f"games[{i}]: unknown game '{slug}'"
                         " (no file in games/ has this slug)")
             for i, face in enumerate(record.cards):
                 flag = face.content_note
-                if flag is not None and flag.note not in notes:
+                term = find_term(terms, (face.name, face.family, face.caption))
+                if flag is None and term:
+                    add(item, ("cards", i), f"cards[{i}]: '{term}' names contested imagery:"
+                        " flag the card with content_note (shows, note), or reword it")
+                if flag is not None and ("note", flag.note) in broken and flag.note not in notes:
+                    found.setdefault(item.rel, [])
+                elif flag is not None and flag.note not in notes:
                     add(item, ("cards", i, "content_note", "note"),
                         f"cards[{i}].content_note.note: unknown note '{flag.note}'"
                         " (a flagged card needs a note file in notes/ with this slug)")
@@ -307,11 +349,52 @@ def collection_problems(
     return found
 
 
+def contested_terms(checked: list[Checked]) -> tuple[str, ...]:
+    """The curators' contested terms (every ``kind: terms`` file), or the defaults if none."""
+    lists = [c.record.terms for c in checked if isinstance(c.record, TermsRecord)]
+    return tuple(t for terms in lists for t in terms) if lists else DEFAULT_TERMS
+
+
+def game_warnings(checked: list[Checked], engines: dict[str, str]) -> list[Problem]:
+    """A game listed for a deck that cannot play it: the kiosk leaves it out, and says so."""
+    found: list[Problem] = []
+    for item in checked:
+        record = item.record
+        if not isinstance(record, SetRecord):
+            continue
+        for i, slug in enumerate(record.games):
+            why = unplayable(record, engines.get(slug, ""))
+            if why:
+                line, col = item.source.position(("games", i))
+                found.append(Problem(item.source.path, line, col, f"games[{i}]: {slug} {why}",
+                                     warning=True))
+    return found
+
+
+def unplayable(record: SetRecord, engine: str) -> str | None:
+    """Why ``engine`` cannot play this set's deck (a dead end for a visitor), or None."""
+    if engine == "snitchems" and record.deck != "standard-52":
+        return ("needs a standard pack of 52, so the kiosk does not offer it: write"
+                " deck: standard-52, or remove the game")
+    if engine == "happy-families":
+        from kiosk.catalogue.decks import deck_for
+        from kiosk.games.happy_families import playable_deck
+
+        families = {c.family for c in playable_deck(deck_for(record))}
+        if len(families) < 2:
+            return ("needs at least two complete families of four cards (each card with"
+                    " family:, none flagged or missing), so the kiosk does not offer it: remove"
+                    " the game, or record the families")
+    return None
+
+
 __all__ = [
     "AnyRecord",
     "Checked",
     "collection_problems",
+    "contested_terms",
     "dotted",
+    "game_warnings",
     "image_problem",
     "images_of",
     "record_problems",

@@ -33,9 +33,13 @@ def _plural(n: int, word: str) -> str:
 
 @click.command()
 @click.argument("content_dir", required=False)
-@click.option("--fatal", is_flag=True, help="Accepted for Pelican's habit; problems are fatal.")
+@click.option(
+    "--fatal", is_flag=True,
+    help="Warnings fail the check too (problems always do), as Pelican's --fatal.",
+)
 def check(content_dir: str | None, fatal: bool) -> None:
-    """Validate content; print path:line:col: message for every problem; exit 1 if any."""
+    """Validate content; print path:line:col: message for every problem and warning; exit 1
+    if any problem (or, with --fatal, any warning)."""
     given = content_dir is not None
     folder = content_dir if content_dir is not None else default_content_dir()
     if not Path(folder).is_dir():
@@ -49,10 +53,14 @@ def check(content_dir: str | None, fatal: bool) -> None:
     finally:
         logger.removeHandler(quiet)
         logger.propagate = True
-    for problem in snapshot.problems:  # already sorted by path, line, column
+    for problem in sorted([*snapshot.problems, *snapshot.warnings]):
         click.echo(str(problem))
-    click.echo(
-        f"{_plural(snapshot.files, 'file')}, {_plural(len(snapshot.problems), 'problem')}"
-    )
-    if snapshot.problems:
+    click.echo(_summary(snapshot.files, len(snapshot.problems), len(snapshot.warnings)))
+    if snapshot.problems or (fatal and snapshot.warnings):
         raise SystemExit(1)
+
+
+def _summary(files: int, problems: int, warnings: int) -> str:
+    """"10 files, 0 problems", with ", 2 warnings" only when there are any."""
+    text = f"{_plural(files, 'file')}, {_plural(problems, 'problem')}"
+    return text + (f", {_plural(warnings, 'warning')}" if warnings else "")

@@ -23,6 +23,7 @@ def healthz() -> Response:
             "notes": len(snapshot.notes),
             "pages": len(snapshot.pages),
             "problems": [str(problem) for problem in snapshot.problems],
+            "warnings": [str(warning) for warning in snapshot.warnings],
         },
     }
     response = jsonify(body)

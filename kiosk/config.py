@@ -14,6 +14,9 @@ DEFAULTS: dict[str, Any] = {
     "CONTENT_DIR": str(ROOT / "content"),
     "SECRET_KEY": DEV_SECRET,
     "KIOSK_MODE": False,
+    # Curators' preview (KIOSK_PREVIEW=1, kiosk run --preview): drafts are served at their
+    # own address, and every page shows the content's problems. Never on in kiosk mode.
+    "PREVIEW": False,
     # Who may frame /embed/ pages (CSP frame-ancestors sources): any site unless narrowed.
     # Every other page is framed by the kiosk itself only (kiosk.web.security).
     "FRAME_ANCESTORS": "*",

@@ -116,6 +116,7 @@ class SetRecord(Strict):
     images: list[Image] = Field(default_factory=list)
     sources: list[Source] = Field(min_length=1)
     order: int = 100  # position in lists; lower first
+    draft: bool = False  # served only in preview (KIOSK_PREVIEW), never to visitors
 
     @model_validator(mode="after")
     def _needs_a_slug(self) -> SetRecord:
@@ -142,6 +143,7 @@ class GameRecord(Strict):
     date: str | None = None
     sources: list[Source] = Field(min_length=1)
     order: int = 100
+    draft: bool = False  # served only in preview (KIOSK_PREVIEW), never to visitors
 
     @property
     def key(self) -> str:
@@ -156,6 +158,7 @@ class NoteRecord(Strict):
     title: Text
     summary: Text
     sources: list[Source] = Field(min_length=1)
+    draft: bool = False  # served only in preview (KIOSK_PREVIEW), never to visitors
 
     @property
     def key(self) -> str:
@@ -171,6 +174,7 @@ class PageRecord(Strict):
     summary: str | None = None
     sources: list[Source] = Field(default_factory=list)
     order: int = 100
+    draft: bool = False  # served only in preview (KIOSK_PREVIEW), never to visitors
 
     @property
     def key(self) -> str:
@@ -220,6 +224,7 @@ class ScenarioRecord(Strict):
     actions: list[dict[str, int | float | str | list[str]] | str] = Field(default_factory=list)
     steps: dict[int, Text | StepCaption] = Field(default_factory=dict)
     order: int = 100
+    draft: bool = False  # served only in preview (KIOSK_PREVIEW), never to visitors
 
     @property
     def key(self) -> str:

@@ -75,6 +75,8 @@ class Snapshot:
     scenarios: Mapping[str, Entry] = field(default_factory=dict)  # "game/slug" → Entry
     runs: Mapping[str, Run] = field(default_factory=dict)  # "game/slug" → the engine's run
     terms: Mapping[str, Entry] = field(default_factory=dict)  # the contested-terms lists
+    # Files with ``draft: true`` by kind, then slug: checked like any, shown only in preview.
+    drafts: Mapping[str, Mapping[str, Entry]] = field(default_factory=dict)
     warnings: tuple[Problem, ...] = ()  # what a visitor will not see; never keeps a file back
 
     @property
@@ -445,9 +447,13 @@ class Catalogue:
         self, published: list[Checked], problems: list[Problem], scan: _Scan
     ) -> Snapshot:
         by_kind: dict[str, dict[str, Entry]] = {kind: {} for kind in KINDS}
+        drafts: dict[str, dict[str, Entry]] = {kind: {} for kind in KINDS}
         runs: dict[str, Run] = {}
         for item in published:
             entry = Entry(item.record, self._html.get(item.rel, ""), item.source.path)
+            if getattr(item.record, "draft", False):
+                drafts[item.record.kind].setdefault(item.record.key, entry)
+                continue
             by_kind[item.record.kind].setdefault(item.record.key, entry)
             if item.record.kind == "scenario" and item.rel in self._run_of:
                 runs.setdefault(item.record.key, self._run_of[item.rel])
@@ -473,6 +479,9 @@ class Catalogue:
             scenarios=ordered["scenario"],
             runs=MappingProxyType(runs),
             terms=ordered["terms"],
+            drafts=MappingProxyType(
+                {kind: MappingProxyType(table) for kind, table in drafts.items() if table}
+            ),
             warnings=tuple(sorted({
                 *(w for state in self._files.values() for w in state.warnings), *self._warnings
             })),

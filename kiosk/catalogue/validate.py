@@ -297,6 +297,7 @@ def collection_problems(
     """
     found: dict[str, list[Problem]] = {}
     terms = contested_terms(checked)
+    drafts = {(c.record.kind, c.record.key) for c in checked if getattr(c.record, "draft", False)}
 
     def add(item: Checked, loc: KeyPath, message: str, key: bool = False) -> None:
         pos = item.source.key_position(loc) if key else item.source.position(loc)
@@ -330,6 +331,9 @@ def collection_problems(
                 elif slug not in games:
                     add(item, ("games", i), f"games[{i}]: unknown game '{slug}'"
                         " (no file in games/ has this slug)")
+                elif ("game", slug) in drafts and not record.draft:
+                    add(item, ("games", i), f"games[{i}]: the game '{slug}' is a draft, never"
+                        " shown to visitors: publish it first (delete its 'draft: true')")
             for i, face in enumerate(record.cards):
                 flag = face.content_note
                 term = find_term(terms, (face.name, face.family, face.caption))
@@ -338,6 +342,10 @@ def collection_problems(
                         " flag the card with content_note (shows, note), or reword it")
                 if flag is not None and ("note", flag.note) in broken and flag.note not in notes:
                     found.setdefault(item.rel, [])
+                elif flag is not None and ("note", flag.note) in drafts and not record.draft:
+                    add(item, ("cards", i, "content_note", "note"),
+                        f"cards[{i}].content_note.note: the note '{flag.note}' is a draft, never"
+                        " shown to visitors: publish it first (delete its 'draft: true')")
                 elif flag is not None and flag.note not in notes:
                     add(item, ("cards", i, "content_note", "note"),
                         f"cards[{i}].content_note.note: unknown note '{flag.note}'"

@@ -20,7 +20,15 @@ import click
     default=False,
     help="Touchscreen kiosk mode (the same as KIOSK_MODE=1): idle reset, attract loop.",
 )
-def run(host: str, port: int, threads: int, kiosk_mode: bool = False) -> None:
+@click.option(
+    "--preview",
+    is_flag=True,
+    default=False,
+    help="Curators' preview (the same as KIOSK_PREVIEW=1): drafts shown, problems on every page.",
+)
+def run(
+    host: str, port: int, threads: int, kiosk_mode: bool = False, preview: bool = False
+) -> None:
     """Serve the kiosk with waitress (the embedded default; offline)."""
     import waitress
 
@@ -29,9 +37,13 @@ def run(host: str, port: int, threads: int, kiosk_mode: bool = False) -> None:
     settings = process_settings()
     if kiosk_mode:
         settings["KIOSK_MODE"] = True
+    if preview:
+        settings["PREVIEW"] = True
     app = create_app(settings)
     if app.config.get("KIOSK_MODE"):
         click.echo("Kiosk mode: idle reset and attract loop on.")
+    if app.config.get("PREVIEW") and not app.config.get("KIOSK_MODE"):
+        click.echo("Preview: drafts shown, content problems on every page (not for visitors).")
     click.echo(f"Serving the kiosk on http://{host}:{port}/")
     # waitress reads a whole body before the app sees it: the same limit, refused there (413)
     limit = app.config.get("MAX_CONTENT_LENGTH") or 1024**3

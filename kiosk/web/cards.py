@@ -31,7 +31,7 @@ def _svg_response(svg: str, etag_parts: tuple[str, ...], max_age: int) -> Respon
 
 
 def _set_or_404(set_slug: str) -> SetRecord:
-    entry = content.current().sets.get(set_slug)
+    entry = content.entry("set", set_slug)  # a draft's cards only in preview
     if entry is None:
         abort(404)
     return entry.record  # type: ignore[return-value]

@@ -10,11 +10,21 @@ import os
 import stat
 from pathlib import Path, PurePosixPath
 
-from flask import Blueprint, Flask, Response, abort, current_app, g, send_from_directory
+from flask import (
+    Blueprint,
+    Flask,
+    Response,
+    abort,
+    current_app,
+    g,
+    has_request_context,
+    request,
+    send_from_directory,
+)
 from werkzeug.security import safe_join
 
 from kiosk.catalogue.render import MEDIA_PREFIX
-from kiosk.catalogue.store import Catalogue, Snapshot
+from kiosk.catalogue.store import Catalogue, Entry, Snapshot
 
 EXTENSION = "catalogue"
 MEDIA_TYPES = {".png", ".jpg", ".jpeg", ".gif", ".webp", ".avif", ".svg"}
@@ -35,6 +45,24 @@ def current() -> Snapshot:
     if snapshot is None:
         snapshot = g._kiosk_snapshot = catalogue().current()
     return snapshot
+
+
+def is_preview() -> bool:
+    """Curators' preview for this request: ``PREVIEW`` on, never in kiosk mode or an embed."""
+    config = current_app.config
+    if not config.get("PREVIEW") or not has_request_context():
+        return False
+    embedded = bool(request.environ.get("kiosk.embed")) or g.get("embed", False)
+    return bool(config.get("PREVIEW")) and not config.get("KIOSK_MODE") and not embedded
+
+
+def entry(kind: str, slug: str) -> Entry | None:
+    """One published entry, or in preview a draft: the only way a draft is ever served."""
+    snapshot = current()
+    found = snapshot.of_kind(kind).get(slug)
+    if found is None and is_preview():
+        found = snapshot.drafts.get(kind, {}).get(slug)
+    return found
 
 
 def regular_file_inside(root: Path, src: str) -> bool:

@@ -8,7 +8,6 @@ navigation swaps ``#main`` and no page needs JavaScript to work.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -163,8 +162,9 @@ def _vary(response: Response) -> Response:
     return response
 
 
-def _entry_or_404(entries: Mapping[str, Entry], slug: str) -> Entry:
-    entry = entries.get(slug)
+def _entry_or_404(kind: str, slug: str) -> Entry:
+    """The entry to show at this address (a draft only in preview), else 404."""
+    entry = content.entry(kind, slug)
     if entry is None:
         abort(404)
     return entry
@@ -267,7 +267,7 @@ def sets() -> str:
 def set_record(slug: str) -> str:
     """A set's catalogue record: facts, interpretation, cards (flagged ones covered), sources."""
     snapshot = content.current()
-    entry = _entry_or_404(snapshot.sets, slug)
+    entry = _entry_or_404("set", slug)
     record: SetRecord = entry.record  # type: ignore[assignment]
     flagged_keys = {face.key for face in record.cards if is_flagged(face)}
     view = request.args.get("view", "")
@@ -311,7 +311,7 @@ def games() -> str:
 def game(slug: str) -> str:
     """A game's history and rules, and the sets to play it with."""
     snapshot = content.current()
-    entry = _entry_or_404(snapshot.games, slug)
+    entry = _entry_or_404("game", slug)
     return render_template(
         "pages/game.html",
         entry=entry,
@@ -325,7 +325,7 @@ def game(slug: str) -> str:
 def note(slug: str) -> str:
     """A contextual note, e.g. on golliwog imagery, with the sets it concerns."""
     snapshot = content.current()
-    entry = _entry_or_404(snapshot.notes, slug)
+    entry = _entry_or_404("note", slug)
     return render_template(
         "pages/note.html",
         entry=entry,
@@ -337,7 +337,7 @@ def note(slug: str) -> str:
 @bp.get("/pages/<slug>")
 def page(slug: str) -> str:
     """A plain page: about, sources."""
-    entry = _entry_or_404(content.current().pages, slug)
+    entry = _entry_or_404("page", slug)
     return render_template("pages/page.html", entry=entry, record=entry.record)
 
 
@@ -365,5 +365,8 @@ def patterns() -> str:
 
 
 def init_app(app: Flask) -> None:
-    """Register the catalogue pages."""
+    """Register the catalogue pages, and the curators' (kiosk.web.curators)."""
+    from kiosk.web import curators
+
     app.register_blueprint(bp)
+    curators.init_app(app)

@@ -196,9 +196,16 @@ KEYS = st.sampled_from(
     ["kind", "slug", "title", "summary", "sources", "cards", "back", "games", "images",
      "content_note", "note", "shows", "name", "copies", "src", "alt", "x"]
 )
+
+
+def nested(inner: st.SearchStrategy) -> st.SearchStrategy:
+    """Lists and mappings of ``inner``: front matter nests both."""
+    return st.lists(inner, max_size=3) | st.dictionaries(KEYS, inner, max_size=4)
+
+
 VALUES = st.recursive(
     SCALARS | st.sampled_from(["set", "game", "note", "page", "snap"]),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(KEYS, inner, max_size=4),
+    nested,
     max_leaves=12,
 )
 

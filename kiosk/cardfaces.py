@@ -353,8 +353,43 @@ _EMBLEM_WORDS: tuple[tuple[str, str], ...] = (
     ("night", "moon"),
 )
 
-# The order free emblems are handed out in, once the words have had their say.
+# The order free emblems are handed out in, once the words have had their say; also the
+# names a curator may write as ``emblem:`` (docs/curators.md, /curators/emblems).
 EMBLEM_ORDER: tuple[str, ...] = tuple(_EMBLEMS)
+MIN_CONTRAST = 4.5  # WCAG 2.2 AA: cream words on a face's ink, and the ink's words on cream
+
+
+def _luminance(colour: str) -> float:
+    """WCAG relative luminance of ``#rrggbb``."""
+    channels = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+    lin = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def contrast(a: str, b: str) -> float:
+    """WCAG contrast ratio of two ``#rrggbb`` colours (1 to 21)."""
+    la, lb = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def colour_problem(colour: str) -> str | None:
+    """Why a curator's face colour cannot be used (not ``#rrggbb``, too pale), or None."""
+    if not re.fullmatch(r"#[0-9a-fA-F]{6}", colour):
+        return f"'{colour}' is not a colour code: write six hex digits in quotes, e.g. \"#1d4e89\""
+    ratio = contrast(colour, CREAM)
+    if ratio < MIN_CONTRAST:
+        return (f"'{colour}' is too pale for the cream words on it ({ratio:.1f}:1, at least"
+                f" {MIN_CONTRAST}:1 is needed): choose a darker colour")
+    return None
+
+
+def emblem_svg(emblem: str, ink: str = PALETTE[1]) -> str:
+    """One emblem on its medallion, alone: for the curators' list of emblems."""
+    body = _medallion(emblem, ink).replace(f"translate({WIDTH / 2} 150)", "translate(70 70)")
+    return (
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 140 140" width="140" height="140"'
+        f' role="img" aria-label="{emblem}">{body}</svg>'
+    )
 
 
 def _word_emblem(name: str) -> str | None:
@@ -410,11 +445,25 @@ def _pictures(set_record: SetRecord) -> dict[str, list[CardFace]]:
     return groups
 
 
-def _wanted(faces: list[CardFace]) -> tuple[str | None, str]:
-    """The emblem and ink a picture asks for: by its family's or its printed name's words.
+def _chosen(faces: list[CardFace]) -> tuple[str | None, str | None]:
+    """The emblem and colour a curator wrote on any card of a picture (or family), if any."""
+    emblem = next((f.emblem for f in faces if f.emblem in _EMBLEMS), None)
+    colour = next((f.colour for f in faces if f.colour and not colour_problem(f.colour)), None)
+    return emblem, colour
 
-    A curator's explicit choice (a future ``emblem:`` field) would be read here, first.
-    """
+
+def _wanted(faces: list[CardFace]) -> tuple[str | None, str]:
+    """The emblem and ink a picture asks for: the curator's ``emblem:`` and ``colour:`` first,
+    else by its family's or its printed name's words."""
+    emblem, colour = _chosen(faces)
+    if emblem or colour:
+        guessed = _wanted_by_words(faces)
+        return emblem or guessed[0], colour or guessed[1]
+    return _wanted_by_words(faces)
+
+
+def _wanted_by_words(faces: list[CardFace]) -> tuple[str | None, str]:
+    """The emblem and ink a picture's words ask for (its family's, or its printed name's)."""
     first = faces[0]
     if first.family:
         return _word_emblem(first.family), palette_colour(first.family)
@@ -422,13 +471,17 @@ def _wanted(faces: list[CardFace]) -> tuple[str | None, str]:
     return words, palette_colour(first.key)
 
 
-def _assign(wanted: dict[str, str | None], choices: tuple[str, ...]) -> dict[str, str]:
-    """Each key gets its wanted choice if no earlier key took it, else the next free one.
+def _assign(
+    wanted: dict[str, str | None], choices: tuple[str, ...], first: list[str] | None = None
+) -> dict[str, str]:
+    """Each key gets its wanted choice if no earlier key took it, else the next free one;
+    the keys in ``first`` (a curator's choices) are served before the rest.
 
     Once every choice is taken they are used again in turn (only inks ever run out).
     """
     out: dict[str, str] = {}
-    for key, want in wanted.items():
+    order = [*(first or []), *(k for k in wanted if k not in (first or []))]
+    for key, want in ((k, wanted[k]) for k in order):
         if want in choices and want not in out.values():
             out[key] = want
     free = [c for c in choices if c not in out.values()]
@@ -446,11 +499,30 @@ def set_looks(set_record: SetRecord) -> dict[str, Look]:
     """
     groups = _pictures(set_record)
     wants = {key: _wanted(faces) for key, faces in groups.items()}
-    emblems = _assign({k: w[0] for k, w in wants.items()}, EMBLEM_ORDER)
+    chosen = {key: _chosen(faces) for key, faces in groups.items()}
+    # A curator's emblem is theirs: a guess by words never takes it first.
+    explicit = {c[0] for c in chosen.values() if c[0]}
+    emblems = _assign(
+        {k: w[0] if chosen[k][0] or w[0] not in explicit else None for k, w in wants.items()},
+        EMBLEM_ORDER,
+        first=[k for k in wants if chosen[k][0]],
+    )
     inks = _assign({k: w[1] for k, w in wants.items()}, PALETTE)
+    inks.update({k: c[1] for k, c in chosen.items() if c[1]})  # a chosen colour is kept
     return {
         face.key: Look(emblems[key], inks[key]) for key, faces in groups.items() for face in faces
     }
+
+
+def emblem_picks(set_record: SetRecord) -> list[tuple[int, str]]:
+    """(index in ``cards``, emblem) for each picture whose emblem the kiosk chose itself."""
+    looks = set_looks(set_record)
+    picks = []
+    for faces in _pictures(set_record).values():
+        if _chosen(faces)[0] is None:
+            first = faces[0]
+            picks.append((set_record.cards.index(first), looks[first.key].emblem))
+    return picks
 
 
 # --------------------------------------------------------------------------- named faces

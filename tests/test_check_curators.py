@@ -142,7 +142,7 @@ def test_what_the_sanitiser_strips_is_a_warning_at_its_line(tmp_path):
     assert [(w.line, w.message.split(" is")[0].split(" are")[0]) for w in snapshot.warnings] == (
         expected
     )
-    assert all(w.warning for w in snapshot.warnings)
+    assert all(w.level == "warning" for w in snapshot.warnings)
 
 
 def test_a_game_the_deck_cannot_play_is_a_warning(tmp_path):

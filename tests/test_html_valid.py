@@ -51,6 +51,7 @@ GETS = {
     "embed-set": "/embed" + SNAP_SET,
     "embed-game": "/embed" + SNAP_SET + "/play",
     "embed-rule-step": "/embed/rules/snap/classic/1",
+    "curators-emblems": "/curators/emblems",
     "not-found": "/no/such/page",
 }
 POSTS = {

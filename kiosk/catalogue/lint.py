@@ -50,7 +50,7 @@ def body_warnings(source: SourceFile) -> Iterator[Problem]:
                 what = found.group(1) if rx.groups else ""
                 line_no = source.body_line + n
                 yield Problem(source.path, line_no, found.start() + 1,
-                              message.format(what.lower()), warning=True)
+                              message.format(what.lower()), level="warning")
 
 
 def colour_warnings(source: SourceFile) -> Iterator[Problem]:
@@ -64,7 +64,7 @@ def colour_warnings(source: SourceFile) -> Iterator[Problem]:
             source.path, line, col,
             f"back.colour: the kiosk cannot draw the colour '{colour}': write a colour code"
             ' in quotes, such as "#1d2c5e" (until then it draws its own dark blue)',
-            warning=True,
+            level="warning",
         )
 
 

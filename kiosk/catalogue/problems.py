@@ -13,8 +13,10 @@ class Problem:
     line: int
     col: int
     message: str
-    warning: bool = False  # shown and logged, but the file is still published
+    # "error" keeps the file back; a "warning" (what a visitor will not see) and a "note" (a
+    # choice the kiosk made for the curator to confirm) are only said
+    level: str = "error"
 
     def __str__(self) -> str:
-        level = "warning: " if self.warning else ""
+        level = "" if self.level == "error" else f"{self.level}: "
         return f"{self.path}:{self.line}:{self.col}: {level}{self.message}"

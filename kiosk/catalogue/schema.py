@@ -66,6 +66,8 @@ class CardFace(Strict):
     recorded: bool = True  # False where the seed does not name this card (shown as "not recorded")
     content_note: ContentNote | None = None
     image: Image | None = None
+    emblem: Slug | None = None  # the object drawn on the kiosk's face (docs/curators.md list)
+    colour: str | None = None  # the face's ink, "#rrggbb", dark enough for cream text
 
     @model_validator(mode="after")
     def _missing_not_more_than_copies(self) -> CardFace:

@@ -35,6 +35,7 @@ from kiosk.catalogue.validate import (
     Checked,
     check_scenario,
     collection_problems,
+    emblem_notes,
     game_warnings,
     validate_source,
 )
@@ -78,6 +79,7 @@ class Snapshot:
     # Files with ``draft: true`` by kind, then slug: checked like any, shown only in preview.
     drafts: Mapping[str, Mapping[str, Entry]] = field(default_factory=dict)
     warnings: tuple[Problem, ...] = ()  # what a visitor will not see; never keeps a file back
+    remarks: tuple[Problem, ...] = ()  # choices the kiosk made (emblems), for curators to confirm
 
     @property
     def ok(self) -> bool:
@@ -102,6 +104,7 @@ class _FileState:
     problems: list[Problem]
     racy: bool = False
     warnings: tuple[Problem, ...] = ()
+    remarks: tuple[Problem, ...] = ()  # notes: choices the kiosk made, for the curator
 
 
 @dataclass
@@ -342,7 +345,10 @@ class Catalogue:
         record = None if more else record
         racy = self._is_racy(stat)
         warnings = tuple(warnings_of(source))
-        return _FileState(stat, digest, source, record, html, [*problems, *more], racy, warnings)
+        remarks = tuple(emblem_notes(source, record)) if record is not None else ()
+        return _FileState(
+            stat, digest, source, record, html, [*problems, *more], racy, warnings, remarks
+        )
 
     def _rebuild(self, scan: _Scan) -> Snapshot:
         """Re-read what changed, re-run the collection checks, publish a new snapshot."""
@@ -485,4 +491,5 @@ class Catalogue:
             warnings=tuple(sorted({
                 *(w for state in self._files.values() for w in state.warnings), *self._warnings
             })),
+            remarks=tuple(sorted(r for state in self._files.values() for r in state.remarks)),
         )

@@ -201,6 +201,7 @@ def record_problems(source: SourceFile, record: AnyRecord) -> list[Problem]:
             at(("cards", i), f"cards[{i}]: the set matches by family, but this card has none")
         if record.deck == "cards" and record.match == "rank" and not face.rank:
             at(("cards", i), f"cards[{i}]: the set matches by rank, but this card has none")
+        problems += _look_problems(source, i, face)
         if face.content_note is not None and is_vague(face.content_note.shows):
             at(
                 ("cards", i, "content_note", "shows"),
@@ -216,6 +217,38 @@ def record_problems(source: SourceFile, record: AnyRecord) -> list[Problem]:
             " (copies less missing): correct card_count, or the cards' copies and missing",
         )
     return problems
+
+
+def _look_problems(source: SourceFile, i: int, face: Any) -> list[Problem]:
+    """A card's ``emblem:`` that is not on the list, or a ``colour:`` the face cannot use."""
+    from kiosk.cardfaces import EMBLEM_ORDER, colour_problem
+
+    found = []
+    if face.emblem is not None and face.emblem not in EMBLEM_ORDER:
+        close = difflib.get_close_matches(face.emblem, EMBLEM_ORDER, n=1, cutoff=0.6)
+        hint = f" (did you mean '{close[0]}'?)" if close else ""
+        found.append(Problem(source.path, *source.position(("cards", i, "emblem")),
+                             f"cards[{i}].emblem: unknown emblem '{face.emblem}'{hint}: choose"
+                             " one from the list in docs/curators.md (or /curators/emblems)"))
+    why = colour_problem(face.colour) if face.colour is not None else None
+    if why:
+        found.append(Problem(source.path, *source.position(("cards", i, "colour")),
+                             f"cards[{i}].colour: {why}"))
+    return found
+
+
+def emblem_notes(source: SourceFile, record: AnyRecord) -> list[Problem]:
+    """Which emblem the kiosk picked for each picture without ``emblem:``, to confirm."""
+    from kiosk.cardfaces import emblem_picks
+
+    if not isinstance(record, SetRecord) or record.deck != "cards":
+        return []
+    return [
+        Problem(source.path, *source.key_position(("cards", i)),
+                f"cards[{i}] '{record.cards[i].name}' is drawn with the {emblem} emblem: write"
+                f" 'emblem: {emblem}' to keep it, or choose another", level="note")
+        for i, emblem in emblem_picks(record)
+    ]
 
 
 def _cards_recorded(record: SetRecord) -> int | None:
@@ -375,7 +408,7 @@ def game_warnings(checked: list[Checked], engines: dict[str, str]) -> list[Probl
             if why:
                 line, col = item.source.position(("games", i))
                 found.append(Problem(item.source.path, line, col, f"games[{i}]: {slug} {why}",
-                                     warning=True))
+                                     level="warning"))
     return found
 
 
@@ -402,6 +435,7 @@ __all__ = [
     "collection_problems",
     "contested_terms",
     "dotted",
+    "emblem_notes",
     "game_warnings",
     "image_problem",
     "images_of",

@@ -37,9 +37,13 @@ def _plural(n: int, word: str) -> str:
     "--fatal", is_flag=True,
     help="Warnings fail the check too (problems always do), as Pelican's --fatal.",
 )
-def check(content_dir: str | None, fatal: bool) -> None:
-    """Validate content; print path:line:col: message for every problem and warning; exit 1
-    if any problem (or, with --fatal, any warning)."""
+@click.option(
+    "--notes", is_flag=True,
+    help="Also say which emblem the kiosk picked for each card without 'emblem:'.",
+)
+def check(content_dir: str | None, fatal: bool, notes: bool = False) -> None:
+    """Validate content; print path:line:col: message for every problem and warning (and with
+    --notes each emblem the kiosk picked); exit 1 if any problem (--fatal: any warning)."""
     given = content_dir is not None
     folder = content_dir if content_dir is not None else default_content_dir()
     if not Path(folder).is_dir():
@@ -53,7 +57,8 @@ def check(content_dir: str | None, fatal: bool) -> None:
     finally:
         logger.removeHandler(quiet)
         logger.propagate = True
-    for problem in sorted([*snapshot.problems, *snapshot.warnings]):
+    remarks = snapshot.remarks if notes else ()
+    for problem in sorted([*snapshot.problems, *snapshot.warnings, *remarks]):
         click.echo(str(problem))
     click.echo(_summary(snapshot.files, len(snapshot.problems), len(snapshot.warnings)))
     if snapshot.problems or (fatal and snapshot.warnings):

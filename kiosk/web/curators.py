@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Flask
+from flask import Blueprint, Flask, abort, render_template
+from markupsafe import Markup
 
+from kiosk import cardfaces
 from kiosk.web import content
 
 bp = Blueprint("curators", __name__)
@@ -19,6 +21,23 @@ bp = Blueprint("curators", __name__)
 def _preview_context() -> dict[str, Any]:
     """``preview`` for templates: the bar shows only in the curators' preview."""
     return {"preview": content.is_preview()}
+
+
+def _curators_only() -> None:
+    """404 in kiosk mode and inside an embed: these pages are for curators, not visitors."""
+    from kiosk.web.attract import is_kiosk_mode
+    from kiosk.web.embed import is_embed
+
+    if is_kiosk_mode() or is_embed():
+        abort(404)
+
+
+@bp.get("/curators/emblems")
+def emblems() -> str:
+    """Every emblem a card may name with ``emblem:``, with its picture."""
+    _curators_only()
+    drawn = [(name, Markup(cardfaces.emblem_svg(name))) for name in cardfaces.EMBLEM_ORDER]
+    return render_template("curators/emblems.html", emblems=drawn)
 
 
 def init_app(app: Flask) -> None:

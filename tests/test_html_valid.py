@@ -52,6 +52,7 @@ GETS = {
     "embed-game": "/embed" + SNAP_SET + "/play",
     "embed-rule-step": "/embed/rules/snap/classic/1",
     "curators-emblems": "/curators/emblems",
+    "curators-problems": "/curators/problems",
     "not-found": "/no/such/page",
 }
 POSTS = {

@@ -17,10 +17,23 @@ from kiosk.web import content
 bp = Blueprint("curators", __name__)
 
 
+BAR_LIMIT = 5  # problems listed in the bar; the rest are on /curators/problems
+
+
 @bp.app_context_processor
 def _preview_context() -> dict[str, Any]:
-    """``preview`` for templates: the bar shows only in the curators' preview."""
-    return {"preview": content.is_preview()}
+    """``preview`` and the content's problems for the bar, only in the curators' preview."""
+    if not content.is_preview():
+        return {"preview": False}
+    listed = _listed()
+    return {"preview": True, "preview_problems": listed[:BAR_LIMIT],
+            "preview_count": len(listed)}
+
+
+def _listed() -> list[Any]:
+    """Problems first, then warnings: what a curator should fix, in file order within each."""
+    snapshot = content.current()
+    return [*snapshot.problems, *snapshot.warnings]
 
 
 def _curators_only() -> None:
@@ -38,6 +51,20 @@ def emblems() -> str:
     _curators_only()
     drawn = [(name, Markup(cardfaces.emblem_svg(name))) for name in cardfaces.EMBLEM_ORDER]
     return render_template("curators/emblems.html", emblems=drawn)
+
+
+@bp.get("/curators/problems")
+def problems() -> str:
+    """Every content problem, warning and note, for a curator without a terminal."""
+    _curators_only()
+    snapshot = content.current()
+    return render_template(
+        "curators/problems.html",
+        problems=snapshot.problems,
+        warnings=snapshot.warnings,
+        remarks=snapshot.remarks,
+        files=snapshot.files,
+    )
 
 
 def init_app(app: Flask) -> None:

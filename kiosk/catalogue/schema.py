@@ -43,6 +43,8 @@ class Image(Strict):
 
     src: Text  # a path relative to the content folder, e.g. images/misc-869-1986-box.jpg
     alt: Text
+    credit: str | None = None  # who took or holds the photograph, shown with it
+    licence: str | None = None  # e.g. "CC BY 4.0" or "© Victoria and Albert Museum, London"
 
 
 class ContentNote(Strict):

@@ -12,7 +12,7 @@ import hashlib
 from flask import Blueprint, Flask, Response, abort, request, url_for
 
 from kiosk import cardfaces
-from kiosk.catalogue.schema import CardFace, SetRecord
+from kiosk.catalogue.schema import CardFace, Image, SetRecord
 from kiosk.web import content
 
 bp = Blueprint("cards", __name__, url_prefix="/cards")
@@ -89,8 +89,11 @@ def face(set_slug: str, face_slug: str) -> Response:
 
 @bp.app_template_global()
 def face_src(set_record: SetRecord, face: CardFace) -> str:
-    """Where a face's picture is: the curator's image if there is one, else our drawing."""
-    if face.image is not None:
+    """Where a face's picture is: the curator's photograph if there is one, else our drawing.
+
+    A flagged face is always our drawing (its historic title only), never the photograph.
+    """
+    if face.image is not None and face.content_note is None:
         return url_for("content.media", src=face.image.src)
     return url_for("cards.face", set_slug=set_record.key, face_slug=face.key)
 
@@ -98,10 +101,19 @@ def face_src(set_record: SetRecord, face: CardFace) -> str:
 @bp.app_template_global()
 def face_alt(set_record: SetRecord, face: CardFace) -> str:
     """The alt text of a face's picture: the curator's, or the drawing's own title."""
-    if face.image is not None:
+    if face.image is not None and face.content_note is None:
         return face.image.alt
     title = cardfaces.face_title(face)
     return title + (": its title only" if face.content_note is not None else "")
+
+
+@bp.app_template_global()
+def image_credit(image: Image | None) -> str:
+    """"Photograph: Jane Smith (CC BY 4.0)", or "" when the image names no credit."""
+    if image is None or not (image.credit or image.licence):
+        return ""
+    who = image.credit or "not recorded"
+    return f"Photograph: {who}" + (f" ({image.licence})" if image.licence else "")
 
 
 @bp.app_template_global()

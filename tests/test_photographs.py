@@ -99,3 +99,4 @@ def test_the_attract_loop_never_shows_it(tmp_path):
         if response.status_code == 404:
             break
         assert "golly.png" not in response.get_data(as_text=True)
+

@@ -52,6 +52,9 @@ class ContentNote(Strict):
 
     shows: Text  # e.g. "a golliwog: a caricature of a Black person drawn from blackface minstrelsy"
     note: Slug  # slug of the contextual note, e.g. golliwog
+    # The first words of the warning at the top of the set's page, in the curator's words
+    # (default: "This set contains a racist image.")
+    banner: Text | None = None
 
 
 class CardFace(Strict):

@@ -155,3 +155,14 @@ def test_a_published_card_may_not_point_at_a_draft_note(content):
     assert "content_note.note: the note 'draft-note' is a draft, never shown to visitors" in (
         result.stdout
     )
+
+
+def test_a_published_rule_example_may_not_use_a_draft_game(content):
+    path = content / "games" / "snap.md"
+    path.write_text(path.read_text().replace("kind: game\n", "kind: game\ndraft: true\n", 1))
+    result = CliRunner().invoke(check, [str(content)])
+    assert result.exit_code == 1
+    assert "game: the game 'snap' is a draft, never shown to visitors" in result.stdout
+    client = client_for(content, KIOSK_MODE=True)
+    assert client.get("/").status_code == 200
+    assert client.get("/attract/2").status_code in (200, 404)

@@ -223,6 +223,23 @@ def _run_scenario(
     return cached[2], list(cached[3])
 
 
+def _drafts_named(item: Checked, items: list[Checked]) -> list[Problem]:
+    """A published rule example may not use a draft game or set: visitors would meet it."""
+    record: Any = item.record
+    if record.draft:
+        return []
+    drafts = {(c.record.kind, c.record.key) for c in items if getattr(c.record, "draft", False)}
+    found = []
+    for field_name, kind in (("game", "game"), ("deck", "set")):
+        slug = getattr(record, field_name)
+        if (kind, slug) in drafts:
+            line, col = item.source.position((field_name,))
+            found.append(Problem(item.source.path, line, col,
+                                 f"{field_name}: the {kind} '{slug}' is a draft, never shown to"
+                                 " visitors: publish it first (delete its 'draft: true')"))
+    return found
+
+
 def _sort_key(entry: Entry) -> tuple[int, str, str]:
     record = entry.record
     return (getattr(record, "order", 100), record.title.casefold(), record.key)
@@ -435,6 +452,10 @@ class Catalogue:
                 record.game in engines and record.deck in sets
             ):  # its game or deck cannot be read now: that file's problem says so
                 found.setdefault(item.rel, [])
+                continue
+            drafted = _drafts_named(item, items)
+            if drafted:
+                found.setdefault(item.rel, []).extend(drafted)
                 continue
             run, problems = _run_scenario(item, sets, engines)
             if problems:

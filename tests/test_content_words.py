@@ -1,5 +1,6 @@
-"""Visitor-facing words in content (issue 15, first piece): the warning at the top of a set
-with a flagged card comes from the card's own content_note, with a default."""
+"""Visitor-facing words in content (issue 15, first pieces): the warning at the top of a set
+with a flagged card comes from the card's own content_note, and "In the collection" from a
+``kind: words`` file; each with a default."""
 
 from __future__ import annotations
 
@@ -7,8 +8,10 @@ import shutil
 from pathlib import Path
 
 from bs4 import BeautifulSoup
+from click.testing import CliRunner
 
 from kiosk import create_app
+from kiosk.commands.check import check
 from kiosk.config import ROOT
 
 BANNER = "One card in this set shows a racist caricature."
@@ -32,3 +35,43 @@ def test_the_flagged_banner_is_in_the_curators_words(tmp_path):
 
 def test_the_flagged_banner_has_a_default():
     assert banner_on(ROOT / "content") == "This set contains a racist image."
+
+
+WORDS = "---\nkind: words\nslug: words\ntitle: Words\nwords:\n{words}---\n"
+
+
+def content_with_words(tmp_path: Path, words: str) -> Path:
+    content = tmp_path / "content"
+    shutil.copytree(ROOT / "content", content)
+    (content / "words.md").write_text(WORDS.format(words=words), encoding="utf-8")
+    return content
+
+
+def kicker(content: Path) -> str:
+    client = create_app({"TESTING": True, "KIOSK_MODE": True, "CONTENT_DIR": str(content)})
+    html = client.test_client().get("/attract/1").get_data(as_text=True)
+    return html
+
+
+def test_in_the_collection_has_a_default():
+    assert "In the collection" in kicker(ROOT / "content")
+
+
+def test_in_the_collection_in_the_curators_words(tmp_path):
+    content = content_with_words(tmp_path, "  in-the-collection: In the museum's collection\n")
+    html = kicker(content)
+    assert "In the museum&#39;s collection" in html or "In the museum's collection" in html
+    assert "In the collection<" not in html
+
+
+def test_check_refuses_a_word_the_kiosk_does_not_use(tmp_path):
+    content = content_with_words(tmp_path, "  in-the-colection: In the museum\n")
+    result = CliRunner().invoke(check, [str(content)])
+    assert result.exit_code == 1
+    assert (f"{content}/words.md:6:3: words: unknown key 'in-the-colection' (did you mean"
+            " 'in-the-collection'?)") in result.stdout
+
+
+def test_a_good_words_file_passes(tmp_path):
+    content = content_with_words(tmp_path, "  in-the-collection: In the museum's collection\n")
+    assert CliRunner().invoke(check, [str(content), "--fatal"]).exit_code == 0

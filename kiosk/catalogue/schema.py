@@ -205,6 +205,19 @@ class TermsRecord(Strict):
         return self.slug
 
 
+class WordsRecord(Strict):
+    """Visitor-facing words a curator rewords (keys and defaults: kiosk/catalogue/words.py)."""
+
+    kind: Literal["words"]
+    slug: Slug
+    title: Text
+    words: dict[str, Text] = Field(min_length=1)
+
+    @property
+    def key(self) -> str:
+        return self.slug
+
+
 class StepCaption(Strict):
     """A curator's caption for one step: plain words, and optionally the rule quoted."""
 
@@ -239,6 +252,7 @@ class ScenarioRecord(Strict):
 
 
 Record = Annotated[
-    SetRecord | GameRecord | NoteRecord | PageRecord | ScenarioRecord | TermsRecord,
+    SetRecord | GameRecord | NoteRecord | PageRecord | ScenarioRecord | TermsRecord
+    | WordsRecord,
     Field(discriminator="kind"),
 ]

@@ -42,7 +42,7 @@ from kiosk.catalogue.validate import (
 
 log = logging.getLogger(__name__)
 
-KINDS = ("set", "game", "note", "page", "scenario", "terms")
+KINDS = ("set", "game", "note", "page", "scenario", "terms", "words")
 IMAGES = "images"
 RACY_NS = 1_000_000_000  # a file changed this recently may change again unseen (same mtime tick)
 
@@ -76,6 +76,7 @@ class Snapshot:
     scenarios: Mapping[str, Entry] = field(default_factory=dict)  # "game/slug" → Entry
     runs: Mapping[str, Run] = field(default_factory=dict)  # "game/slug" → the engine's run
     terms: Mapping[str, Entry] = field(default_factory=dict)  # the contested-terms lists
+    words: Mapping[str, Entry] = field(default_factory=dict)  # curators' visitor-facing words
     # Files with ``draft: true`` by kind, then slug: checked like any, shown only in preview.
     drafts: Mapping[str, Mapping[str, Entry]] = field(default_factory=dict)
     warnings: tuple[Problem, ...] = ()  # what a visitor will not see; never keeps a file back
@@ -90,7 +91,7 @@ class Snapshot:
         """The entries of one kind ("set", "game", "note", "page")."""
         return {
             "set": self.sets, "game": self.games, "note": self.notes, "page": self.pages,
-            "scenario": self.scenarios, "terms": self.terms,
+            "scenario": self.scenarios, "terms": self.terms, "words": self.words,
         }[kind]  # fmt: skip
 
 
@@ -506,6 +507,7 @@ class Catalogue:
             scenarios=ordered["scenario"],
             runs=MappingProxyType(runs),
             terms=ordered["terms"],
+            words=ordered["words"],
             drafts=MappingProxyType(
                 {kind: MappingProxyType(table) for kind, table in drafts.items() if table}
             ),

@@ -28,6 +28,7 @@ from kiosk.catalogue.schema import (
     ScenarioRecord,
     SetRecord,
     TermsRecord,
+    WordsRecord,
 )
 from kiosk.catalogue.terms import DEFAULT_TERMS, find_term, is_vague
 
@@ -39,8 +40,11 @@ MODELS: dict[str, type[BaseModel]] = {
     "page": PageRecord,
     "scenario": ScenarioRecord,
     "terms": TermsRecord,
+    "words": WordsRecord,
 }
-AnyRecord = SetRecord | GameRecord | NoteRecord | PageRecord | ScenarioRecord | TermsRecord
+AnyRecord = (
+    SetRecord | GameRecord | NoteRecord | PageRecord | ScenarioRecord | TermsRecord | WordsRecord
+)
 
 
 def dotted(loc: Iterable[str | int]) -> str:
@@ -181,6 +185,8 @@ def validate_source(source: SourceFile) -> tuple[AnyRecord | None, list[Problem]
 def record_problems(source: SourceFile, record: AnyRecord) -> list[Problem]:
     """Checks within one record that the schema cannot express with a position."""
     problems: list[Problem] = []
+    if isinstance(record, WordsRecord):
+        return _words_problems(source, record)
     if not isinstance(record, SetRecord):
         return problems
 
@@ -217,6 +223,21 @@ def record_problems(source: SourceFile, record: AnyRecord) -> list[Problem]:
             " (copies less missing): correct card_count, or the cards' copies and missing",
         )
     return problems
+
+
+def _words_problems(source: SourceFile, record: WordsRecord) -> list[Problem]:
+    """A key under ``words:`` that the kiosk does not use (a misspelling shows nothing)."""
+    from kiosk.catalogue.words import DEFAULTS
+
+    found = []
+    for key in record.words:
+        if key not in DEFAULTS:
+            close = difflib.get_close_matches(key, list(DEFAULTS), n=1, cutoff=0.6)
+            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            found.append(Problem(source.path, *source.key_position(("words", key)),
+                                 f"words: unknown key '{key}'{hint}: the kiosk uses "
+                                 + ", ".join(DEFAULTS)))
+    return found
 
 
 def _look_problems(source: SourceFile, i: int, face: Any) -> list[Problem]:

@@ -21,6 +21,7 @@ from flask import Blueprint, Flask, abort, current_app, g, render_template, url_
 from kiosk.catalogue.scenarios import sequence
 from kiosk.catalogue.schema import SetRecord
 from kiosk.catalogue.store import Snapshot
+from kiosk.catalogue.words import word
 from kiosk.config import kiosk_timings
 from kiosk.web import content
 from kiosk.web.cards import back_src, find_face
@@ -142,8 +143,11 @@ def _areas(areas: list[AreaView]) -> list[Area]:
 
 
 def set_kicker(record: SetRecord) -> str:
-    """"In the collection" only for an object a museum holds; any other set says what it is."""
-    return "In the collection" if is_museum_object(record) else record.object_type or ""
+    """"In the collection" (in the curators' words) only for an object a museum holds; any
+    other set says what it is."""
+    if is_museum_object(record):
+        return word(content.current().words, "in-the-collection")
+    return record.object_type or ""
 
 
 def _set_slide(snapshot: Snapshot, key: str) -> Slide:

@@ -70,6 +70,13 @@ def test_etags_differ_by_variant(client):
     assert len(tags) == 4
 
 
+def test_a_preview_and_a_published_page_never_share_an_etag():
+    """A browser switching between a preview server and the kiosk on one address refetches."""
+    apps = [create_app({"TESTING": True, "PREVIEW": preview}) for preview in (False, True)]
+    tags = {app.test_client().get("/sets/").headers["ETag"] for app in apps}
+    assert len(tags) == 2
+
+
 def test_content_change_changes_the_etag(tmp_path):
     import shutil
 

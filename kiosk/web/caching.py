@@ -96,6 +96,7 @@ def page_etag(version: str) -> str:
         version,
         content.current().version,
         str(current_app.config.get("KIOSK_MODE")),
+        str(current_app.config.get("PREVIEW")),  # a preview shows drafts and the problems bar
         # The raw WSGI values, not request.host_url and full_path: those decode and re-quote
         # the URL on every request, and the bytes say the same. The host and scheme are in
         # because the oEmbed discovery link names the page's absolute URL.

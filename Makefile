@@ -33,6 +33,7 @@ check: $(STAMP)
 
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check kiosk tests benchmarks
 
 browser-deps:
 	@command -v chromium >/dev/null 2>&1 || { \

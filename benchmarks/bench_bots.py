@@ -79,23 +79,41 @@ def main() -> None:
     args = parser.parse_args()
     games = {
         "happy-families (4-6 players, variation)": (
-            hf, lambda seed: hf.options_for("variation", players=4 + seed % 3)
+            hf,
+            lambda seed: hf.options_for("variation", players=4 + seed % 3),
         ),
         "snitchems": (sn, lambda seed: sn.options_for()),
     }
-    cols = ("no-op p50", "no-op p99", "act p50", "act p99", "act max", "v+a p50", "v+a p99",
-            "v+a max")
-    print(f"{'game':46} {'level':12} {'moves':>6} " + " ".join(f"{c:>9}" for c in cols)
-          + "   (ms)")
+    cols = (
+        "no-op p50",
+        "no-op p99",
+        "act p50",
+        "act p99",
+        "act max",
+        "v+a p50",
+        "v+a p99",
+        "v+a max",
+    )
+    print(f"{'game':46} {'level':12} {'moves':>6} " + " ".join(f"{c:>9}" for c in cols) + "   (ms)")
     worst = 0.0
     for title, (module, make_options) in games.items():
         for level in module.LEVELS:
             row = measure(module, level, args.games, make_options)
             worst = max(worst, row["all_p99"])
-            keys = ("base_p50", "base_p99", "act_p50", "act_p99", "act_max", "all_p50",
-                    "all_p99", "all_max")
-            print(f"{title:46} {level:12} {row['moves']:6d} "
-                  + " ".join(f"{row[k]:9.3f}" for k in keys))
+            keys = (
+                "base_p50",
+                "base_p99",
+                "act_p50",
+                "act_p99",
+                "act_max",
+                "all_p50",
+                "all_p99",
+                "all_max",
+            )
+            print(
+                f"{title:46} {level:12} {row['moves']:6d} "
+                + " ".join(f"{row[k]:9.3f}" for k in keys)
+            )
     verdict = "meets" if worst <= 50 else "MISSES"
     print(f"\nworst bot p99 (view + act): {worst:.3f} ms: {verdict} the 50 ms target")
 

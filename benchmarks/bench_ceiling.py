@@ -82,8 +82,10 @@ def bench(rounds: int = 8, seconds: float = 4.0, threads: int = 8) -> dict[str, 
     proc, port = bench_play.start_gunicorn("benchmarks.bench_ceiling:make_app()")
     try:
         app = bench_play.make_app()
-        firsts = [{"token": bench_play.long_record(app, first=1000 * n), "act": "next"}
-                  for n in range(2 * threads)]  # fmt: skip
+        firsts = [
+            {"token": bench_play.long_record(app, first=1000 * n), "act": "next"}
+            for n in range(2 * threads)
+        ]
         crowds = {
             "trivial": [bench_play.Visitor(None, n) for n in range(threads)],
             "game_action": [bench_play.Visitor(firsts[n], n) for n in range(threads)],
@@ -99,8 +101,9 @@ def bench(rounds: int = 8, seconds: float = 4.0, threads: int = 8) -> dict[str, 
             for name, crowd in crowds.items():
                 used = cpu_seconds(pids)
                 count = [0]
-                rate, err = bench_play.load(port, crowd, max_requests=1000,
-                                            max_seconds=seconds, done=count)  # fmt: skip
+                rate, err = bench_play.load(
+                    port, crowd, max_requests=1000, max_seconds=seconds, done=count
+                )
                 cpu[name].append((cpu_seconds(pids) - used) * 1000 / max(1, count[0]))
                 rps[name].append(rate)
                 errors += err

@@ -81,8 +81,9 @@ def ensure_lighthouse() -> None:
 
 def start_kiosk(port: int) -> subprocess.Popen[bytes]:
     """``kiosk run`` (waitress) in its own process group; wait until it answers."""
-    return servers.start([str(ROOT / ".venv" / "bin" / "kiosk"), "run", "--port", str(port)],
-                         port, "kiosk run")  # fmt: skip
+    return servers.start(
+        [str(ROOT / ".venv" / "bin" / "kiosk"), "run", "--port", str(port)], port, "kiosk run"
+    )
 
 
 def start_baseline(folder: str) -> tuple[http.server.ThreadingHTTPServer, str]:
@@ -191,8 +192,10 @@ def main() -> None:
         pages = {"baseline": baseline_url}
         wanted = {n.strip() for n in args.pages.split(",") if n.strip()} or set(PAGES)
         pages.update({k: f"http://127.0.0.1:{port}{v}" for k, v in PAGES.items() if k in wanted})
-        print(f"Lighthouse {version['version']}, {CHROME}, kiosk run on 127.0.0.1:{port}, "
-              f"{runs} run(s) each, median scores; baseline: a static one-paragraph page")
+        print(
+            f"Lighthouse {version['version']}, {CHROME}, kiosk run on 127.0.0.1:{port}, "
+            f"{runs} run(s) each, median scores; baseline: a static one-paragraph page"
+        )
         for preset in presets:
             for name, url in pages.items():
                 reports = []

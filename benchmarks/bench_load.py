@@ -234,8 +234,9 @@ async def _read_response(reader: asyncio.StreamReader, keep: bool) -> tuple[int,
     return status, gzipped, body
 
 
-async def _connection(port: int, source: Fixed | Chained, conn: int, deadline: float,
-                      run: Run) -> None:  # fmt: skip
+async def _connection(
+    port: int, source: Fixed | Chained, conn: int, deadline: float, run: Run
+) -> None:
     """One keep-alive connection sending ``source``'s requests until the deadline."""
     i = 0
     writer = None
@@ -270,9 +271,7 @@ async def _load(port: int, source: Fixed | Chained, connections: int, seconds: f
     cpu = time.process_time()
     started = time.perf_counter()
     deadline = started + seconds
-    await asyncio.gather(
-        *(_connection(port, source, n, deadline, run) for n in range(connections))
-    )
+    await asyncio.gather(*(_connection(port, source, n, deadline, run) for n in range(connections)))
     run.seconds = time.perf_counter() - started
     run.client_cpu = time.process_time() - cpu
     return run
@@ -361,16 +360,24 @@ def start_gunicorn(port: int, workers: int, threads: int, app: str) -> subproces
     env = {**os.environ, "PYTHONPATH": path, "KIOSK_SECRET_KEY": SECRET}
     argv = [
         str(gunicorn),
-        "--workers", str(workers),
-        "--worker-class", "gthread",
-        "--threads", str(threads),
-        "--worker-connections", "1000",
-        "--keep-alive", "5",
-        "--backlog", "2048",
-        "--bind", f"127.0.0.1:{port}",
-        "--log-level", "warning",
+        "--workers",
+        str(workers),
+        "--worker-class",
+        "gthread",
+        "--threads",
+        str(threads),
+        "--worker-connections",
+        "1000",
+        "--keep-alive",
+        "5",
+        "--backlog",
+        "2048",
+        "--bind",
+        f"127.0.0.1:{port}",
+        "--log-level",
+        "warning",
         app,
-    ]  # fmt: skip
+    ]
     return servers.start(argv, port, "gunicorn", env=env)
 
 

@@ -222,7 +222,14 @@ PAINT_CONFIG = {"SECRET_KEY": SECRET, "PLAY_PACE_MS": 60_000, "PLAY_MAX_TURNS": 
 # transition's "ready": its first frame), then painted (that frame rendered); frame_after:
 # the end of the next frame, where the mark fell before it was taken from "ready"
 PAINT_STEPS = [
-    "request", "capture", "first_byte", "response", "swap", "decoded", "ready", "frame_after"
+    "request",
+    "capture",
+    "first_byte",
+    "response",
+    "swap",
+    "decoded",
+    "ready",
+    "frame_after",
 ]
 
 # `kiosk run`'s way to serve (create_app, then waitress with eight threads), in a process of
@@ -240,8 +247,11 @@ waitress.serve(app, host="127.0.0.1", port=int(sys.argv[2]), threads=8)
 def kiosk_process(config: dict[str, Any]) -> Iterator[str]:
     """The app served as `kiosk run` serves it, in its own process group; yields its URL."""
     port = servers.free_port()
-    proc = servers.start([sys.executable, "-c", SERVE_LIKE_KIOSK_RUN, json.dumps(config),
-                          str(port)], port, "the kiosk process")  # fmt: skip
+    proc = servers.start(
+        [sys.executable, "-c", SERVE_LIKE_KIOSK_RUN, json.dumps(config), str(port)],
+        port,
+        "the kiosk process",
+    )
     try:
         yield f"http://127.0.0.1:{port}"
     finally:
@@ -315,13 +325,13 @@ def _paint_samples(url: str, chromium: str, samples: int, seconds: float) -> lis
                     if (fetched) row.first_byte = fetched.responseStart - t0;
                     return row; }""",
                 count,
-            )  # fmt: skip
+            )
             row["two_frames"] = page.evaluate(
                 """() => new Promise(done => {
                     const t = performance.now();
                     requestAnimationFrame(() => requestAnimationFrame(
                       () => done(performance.now() - t))); })"""
-            )  # fmt: skip
+            )
             rows.append(row)
         browser.close()
     return rows
@@ -418,8 +428,14 @@ class Visitor:
         self.form = form
 
 
-def load(port: int, visitors: list[Visitor], *, max_requests: int, max_seconds: float,
-         done: list[int] | None = None) -> tuple[float, int]:  # fmt: skip
+def load(
+    port: int,
+    visitors: list[Visitor],
+    *,
+    max_requests: int,
+    max_seconds: float,
+    done: list[int] | None = None,
+) -> tuple[float, int]:
     """Requests per second from one client thread per visitor, bounded in requests and time
     (``done[0]``: how many were sent)."""
     done = [0] if done is None else done
@@ -463,25 +479,32 @@ def start_gunicorn(app: str) -> tuple[Any, int]:
     gunicorn = shutil.which("gunicorn", path=str(ROOT / ".venv" / "bin")) or "gunicorn"
     port = servers.free_port()
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = servers.start([gunicorn, "--workers", "2", "--bind", f"127.0.0.1:{port}",
-                          "--log-level", "warning", app], port, "gunicorn", env=env)  # fmt: skip
+    proc = servers.start(
+        [gunicorn, "--workers", "2", "--bind", f"127.0.0.1:{port}", "--log-level", "warning", app],
+        port,
+        "gunicorn",
+        env=env,
+    )
     return proc, port
 
 
-def bench_gunicorn(rounds: int = 3, max_requests: int = 1500, max_seconds: float = 8.0,
-                   threads: int = 8) -> dict[str, float]:  # fmt: skip
+def bench_gunicorn(
+    rounds: int = 3, max_requests: int = 1500, max_seconds: float = 8.0, threads: int = 8
+) -> dict[str, float]:
     """Game actions against a trivial route under gunicorn (two sync workers, production
     settings), interleaved in rounds; games played on, and the same token posted again."""
     proc, port = start_gunicorn("benchmarks.bench_play:make_app()")
     try:
         app = make_app()
-        firsts = [{"token": long_record(app, first=1000 * n), "act": "next"}
-                  for n in range(threads)]  # fmt: skip
+        firsts = [
+            {"token": long_record(app, first=1000 * n), "act": "next"} for n in range(threads)
+        ]
         same = [{"token": firsts[0]["token"], "act": "next"}] * threads
 
         def crowd(forms: list[dict[str, str]] | None, play_on: bool = True) -> list[Visitor]:
-            return [Visitor(None if forms is None else forms[n], n, play_on)
-                    for n in range(threads)]  # fmt: skip
+            return [
+                Visitor(None if forms is None else forms[n], n, play_on) for n in range(threads)
+            ]
 
         pids = worker_pids(proc)
         playing = crowd(firsts)
@@ -490,11 +513,19 @@ def bench_gunicorn(rounds: int = 3, max_requests: int = 1500, max_seconds: float
         trivial, game, frozen, errors = [], [], [], 0
         cpu: dict[int, list[float]] = {id(trivial): [], id(game): [], id(frozen): []}
         for _ in range(rounds):  # interleaved, so all three see the same machine
-            for figures, people in ((trivial, crowd(None)), (game, playing),
-                                    (frozen, crowd(same, play_on=False))):  # fmt: skip
+            for figures, people in (
+                (trivial, crowd(None)),
+                (game, playing),
+                (frozen, crowd(same, play_on=False)),
+            ):
                 used = cpu_seconds(pids)
-                rps, err = load(port, people, max_requests=max_requests,
-                                max_seconds=max_seconds, done=(count := [0]))  # fmt: skip
+                rps, err = load(
+                    port,
+                    people,
+                    max_requests=max_requests,
+                    max_seconds=max_seconds,
+                    done=(count := [0]),
+                )
                 cpu[id(figures)].append((cpu_seconds(pids) - used) * 1000 / max(1, count[0]))
                 figures.append(rps)
                 errors += err
@@ -518,9 +549,13 @@ def bench_gunicorn(rounds: int = 3, max_requests: int = 1500, max_seconds: float
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--only", choices=["server", "paint", "gunicorn"])
-    parser.add_argument("--rescan", type=float, default=0.0,
-                        help="the catalogue's rescan interval in seconds (default 0: every "
-                             "request, as under tests; 1: production)")  # fmt: skip
+    parser.add_argument(
+        "--rescan",
+        type=float,
+        default=0.0,
+        help="the catalogue's rescan interval in seconds (default 0: every "
+        "request, as under tests; 1: production)",
+    )
     args = parser.parse_args()
     global RESCAN_S
     RESCAN_S = args.rescan

@@ -97,16 +97,28 @@ def bench_replay(repeat: int) -> dict:
     fast_times = cpu_times(fast, repeat * 3)
     r = statistics.median(fast_times)
     q, f = median_time(quiet, repeat), median_time(full, repeat)
-    return {"baseline_ms": base * 1e3, "replay_ms": r * 1e3, "quiet_ms": q * 1e3,
-            "events_ms": f * 1e3, "replay_ratio": r / base, "quiet_ratio": q / base,
-            "events_ratio": f / base, "replay_best_ms": min(fast_times) * 1e3,
-            "replay_p90_ms": sorted(fast_times)[int(len(fast_times) * 0.9)] * 1e3}  # fmt: skip
+    return {
+        "baseline_ms": base * 1e3,
+        "replay_ms": r * 1e3,
+        "quiet_ms": q * 1e3,
+        "events_ms": f * 1e3,
+        "replay_ratio": r / base,
+        "quiet_ratio": q / base,
+        "events_ratio": f / base,
+        "replay_best_ms": min(fast_times) * 1e3,
+        "replay_p90_ms": sorted(fast_times)[int(len(fast_times) * 0.9)] * 1e3,
+    }
 
 
 def engine_at(rev: str) -> ModuleType:
     """``kiosk/games/snap.py`` as it was at git revision ``rev``, loaded beside today's."""
-    source = subprocess.run(["git", "show", f"{rev}:kiosk/games/snap.py"], cwd=ROOT,
-                            capture_output=True, text=True, check=True).stdout  # fmt: skip
+    source = subprocess.run(
+        ["git", "show", f"{rev}:kiosk/games/snap.py"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     spec = importlib.util.spec_from_loader(f"kiosk.games.snap_at_{rev}", loader=None)
     module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
     sys.modules[module.__name__] = module  # dataclasses look their module up
@@ -119,8 +131,9 @@ def bench_against(rev: str, repeat: int) -> dict:
     process (so both see the same machine), after checking they build the same game."""
     old = engine_at(rev)
     options, seed, record = record_500()
-    old_options = old.options_for(options.variant, **{
-        k: v for k, v in options.to_json().items() if k != "variant"})  # fmt: skip
+    old_options = old.options_for(
+        options.variant, **{k: v for k, v in options.to_json().items() if k != "variant"}
+    )
     new_state = snap.replay(DECK, options, seed, record)
     old_state = old.replay(DECK, old_options, seed, record)
     if new_state.key()[1:] != old_state.key()[1:]:  # [0]: the options, another class
@@ -139,9 +152,13 @@ def bench_bulk(games: int) -> dict:
     t = time.process_time()
     runs = sim.run_games(snap, DECK, options, 1, games, "medium")
     took = time.process_time() - t
-    return {"games": games, "seconds": took, "per_game_ms": took / games * 1e3,
-            "ratio_per_game": (took / games) / base,
-            "turns": sim.distribution([r.turns for r in runs])}  # fmt: skip
+    return {
+        "games": games,
+        "seconds": took,
+        "per_game_ms": took / games * 1e3,
+        "ratio_per_game": (took / games) / base,
+        "turns": sim.distribution([r.turns for r in runs]),
+    }
 
 
 def play_profile(variant: str, players: int, seed: int, max_turns: int) -> tuple[list, bool]:
@@ -190,27 +207,36 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller samples")
     parser.add_argument("--only", choices=["replay"], help="only the replay figures")
-    parser.add_argument("--against", metavar="REV",
-                        help="also replay with the engine at this git revision, side by side")
+    parser.add_argument(
+        "--against",
+        metavar="REV",
+        help="also replay with the engine at this git revision, side by side",
+    )
     args = parser.parse_args()
     quick = args.quick
     if args.against:
         a = bench_against(args.against, 60 if quick else 300)
-        print(f"replay side by side with {args.against}'s engine (median of interleaved runs): "
-              f"{a['new_ms']:.2f} ms against {a['old_ms']:.2f} ms, ratio {a['ratio']:.2f}")
+        print(
+            f"replay side by side with {args.against}'s engine (median of interleaved runs): "
+            f"{a['new_ms']:.2f} ms against {a['old_ms']:.2f} ms, ratio {a['ratio']:.2f}"
+        )
     r = bench_replay(20 if quick else 100)
     print("replay of a 500-action record (median):")
     print(f"  baseline (500 list pops) {r['baseline_ms']:.4f} ms")
-    print(f"  snap.replay (fast path) {r['replay_ms']:.2f} ms ({r['replay_ratio']:.0f}x baseline;"
-          f" best {r['replay_best_ms']:.2f} ms, p90 {r['replay_p90_ms']:.2f} ms)")
+    print(
+        f"  snap.replay (fast path) {r['replay_ms']:.2f} ms ({r['replay_ratio']:.0f}x baseline;"
+        f" best {r['replay_best_ms']:.2f} ms, p90 {r['replay_p90_ms']:.2f} ms)"
+    )
     print(f"  apply_quiet {r['quiet_ms']:.2f} ms ({r['quiet_ratio']:.0f}x baseline)")
     print(f"  apply with events {r['events_ms']:.2f} ms ({r['events_ratio']:.0f}x baseline)")
     if args.only == "replay":
         return
     b = bench_bulk(1000 if quick else 10_000)
-    print(f"{b['games']} bounded two-player games: {b['seconds']:.1f} s "
-          f"({b['per_game_ms']:.2f} ms a game, {b['ratio_per_game']:.0f}x baseline); "
-          f"turns {b['turns']}")  # fmt: skip
+    print(
+        f"{b['games']} bounded two-player games: {b['seconds']:.1f} s "
+        f"({b['per_game_ms']:.2f} ms a game, {b['ratio_per_game']:.0f}x baseline); "
+        f"turns {b['turns']}"
+    )
     candidates = [60, 80, 90, 100, 110, 120, 140]
     lengths = bench_lengths(60 if quick else 200, candidates, 3000)
     print("game lengths (medium bots, no bound, capped at 3000 turns) and the share of games")
@@ -220,10 +246,14 @@ def main() -> None:
     for (variant, players), row in lengths["table"].items():
         t = row["turns"]
         shares = " ".join(f"{row['within_3_min'][n]:5.0%}" for n in candidates)
-        print(f"  {variant:<26}{players:>3}{t['median']:>8}{t['p95']:>7}"
-              f"{row['ended_by_itself']:>6.0%}          {shares}")  # fmt: skip
-    print(f"largest bound with >= 95% of every variant's games within 3 minutes: "
-          f"{lengths['chosen']} turns (KIOSK_MAX_TURNS = {snap.KIOSK_MAX_TURNS})")  # fmt: skip
+        print(
+            f"  {variant:<26}{players:>3}{t['median']:>8}{t['p95']:>7}"
+            f"{row['ended_by_itself']:>6.0%}          {shares}"
+        )
+    print(
+        f"largest bound with >= 95% of every variant's games within 3 minutes: "
+        f"{lengths['chosen']} turns (KIOSK_MAX_TURNS = {snap.KIOSK_MAX_TURNS})"
+    )
 
 
 if __name__ == "__main__":

@@ -91,8 +91,9 @@ def measure(app: Any, client: Any, kind: str, level: str, games: int) -> dict[st
                 # the same move again, as the page asks for it
                 step = str(len(record.actions))
                 t5 = time.perf_counter()
-                response = client.post(f"{path}/act", data={"token": token, "step": step,
-                                                             "move": "next"})  # fmt: skip
+                response = client.post(
+                    f"{path}/act", data={"token": token, "step": step, "move": "next"}
+                )
                 t6 = time.perf_counter()
                 assert response.status_code == 200
                 out["request"].append((t6 - t5) * 1000)
@@ -107,8 +108,9 @@ def main() -> None:
     args = parser.parse_args()
     app = create_app({"TESTING": True, "SECRET_KEY": "bench-think"})
     client = app.test_client()
-    print(f"{'game':16} {'level':12} {'moves':>6} {'what':8} {'p50':>8} {'p99':>8} {'max':>8}"
-          "   (ms)")
+    print(
+        f"{'game':16} {'level':12} {'moves':>6} {'what':8} {'p50':>8} {'p99':>8} {'max':>8}   (ms)"
+    )
     worst = {"act": 0.0, "move": 0.0, "request": 0.0}
     for kind, levels in (("happy-families", hf.LEVELS), ("snitchems", sn.LEVELS)):
         for level in levels:
@@ -118,8 +120,10 @@ def main() -> None:
                 p99 = percentile(values, 99)
                 if what in worst:
                     worst[what] = max(worst[what], p99)
-                print(f"{kind:16} {level:12} {len(values):6d} {what:8} "
-                      f"{statistics.median(values):8.3f} {p99:8.3f} {max(values):8.3f}")
+                print(
+                    f"{kind:16} {level:12} {len(values):6d} {what:8} "
+                    f"{statistics.median(values):8.3f} {p99:8.3f} {max(values):8.3f}"
+                )
     for what, value in worst.items():
         verdict = "meets" if value <= 50 else "MISSES"
         print(f"worst p99 {what:8}: {value:7.3f} ms: {verdict} the 50 ms target")

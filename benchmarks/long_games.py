@@ -22,11 +22,13 @@ def played(app: Any, nonce: str, actions: int) -> tuple[str, str] | None:
     with app.test_request_context():
         deck = play.deck_of(play.set_or_404(SET))
         record = play.start_record(SET, deck, "woolworths", 2, "medium")
-        record = tokens.GameRecord(**{
-            **record.__dict__,
-            "nonce": nonce,
-            "options": {**record.options, "max_turns": None},
-        })  # fmt: skip
+        record = tokens.GameRecord(
+            **{
+                **record.__dict__,
+                "nonce": nonce,
+                "options": {**record.options, "max_turns": None},
+            }
+        )
         options = snap.options_from_json(record.options)
         state, _ = snap.new_game(deck, options, tokens.seed_for(record.nonce))
         game = play.Game(record, state, [])

@@ -21,8 +21,14 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start(argv: Sequence[str], port: int, what: str, *, env: dict[str, str] | None = None,
-          seconds: float = 15.0) -> subprocess.Popen[bytes]:  # fmt: skip
+def start(
+    argv: Sequence[str],
+    port: int,
+    what: str,
+    *,
+    env: dict[str, str] | None = None,
+    seconds: float = 15.0,
+) -> subprocess.Popen[bytes]:
     """Run ``argv`` from the repository root in its own process group; return once its
     ``/healthz`` on ``port`` answers 200 (or raise, the process ended, if it never does)."""
     proc = subprocess.Popen(

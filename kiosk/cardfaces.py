@@ -31,7 +31,14 @@ SANS = "'DejaVu Sans', Verdana, Arial, sans-serif"
 
 # Inks a 1950s chromolithograph might have used; every one is dark enough for cream text on it.
 PALETTE = (
-    "#a8322a", "#1d4e89", "#2e6b3a", "#8a5a12", "#6d2a4a", "#1f6661", "#553c8b", "#37474f",
+    "#a8322a",
+    "#1d4e89",
+    "#2e6b3a",
+    "#8a5a12",
+    "#6d2a4a",
+    "#1f6661",
+    "#553c8b",
+    "#37474f",
 )
 
 SUIT_NAMES = dict(SUITS)
@@ -71,15 +78,37 @@ _PIPS: dict[str, tuple[tuple[float, float], ...]] = {
     "6": ((_L, 85), (_R, 85), (_L, 175), (_R, 175), (_L, 265), (_R, 265)),
     "7": ((_L, 85), (_R, 85), (_C, 130), (_L, 175), (_R, 175), (_L, 265), (_R, 265)),
     "8": (
-        (_L, 85), (_R, 85), (_C, 130), (_L, 175), (_R, 175), (_C, 220), (_L, 265), (_R, 265),
+        (_L, 85),
+        (_R, 85),
+        (_C, 130),
+        (_L, 175),
+        (_R, 175),
+        (_C, 220),
+        (_L, 265),
+        (_R, 265),
     ),
     "9": (
-        (_L, 85), (_R, 85), (_L, 145), (_R, 145), (_C, 175),
-        (_L, 205), (_R, 205), (_L, 265), (_R, 265),
+        (_L, 85),
+        (_R, 85),
+        (_L, 145),
+        (_R, 145),
+        (_C, 175),
+        (_L, 205),
+        (_R, 205),
+        (_L, 265),
+        (_R, 265),
     ),
     "10": (
-        (_L, 85), (_R, 85), (_C, 115), (_L, 145), (_R, 145),
-        (_L, 205), (_R, 205), (_C, 235), (_L, 265), (_R, 265),
+        (_L, 85),
+        (_R, 85),
+        (_C, 115),
+        (_L, 145),
+        (_R, 145),
+        (_L, 205),
+        (_R, 205),
+        (_C, 235),
+        (_L, 265),
+        (_R, 265),
     ),
 }
 
@@ -145,8 +174,14 @@ def _corner_diamonds(ink: str) -> str:
     return "\n".join(out)
 
 
-def fit_lines(text: str, width: float = 180, height: float = 70, max_size: float = 30,
-              min_size: float = 12, max_lines: int = 3) -> tuple[list[str], float]:
+def fit_lines(
+    text: str,
+    width: float = 180,
+    height: float = 70,
+    max_size: float = 30,
+    min_size: float = 12,
+    max_lines: int = 3,
+) -> tuple[list[str], float]:
     """Wrap a title into lines, choosing the line count that gives the largest type that fits."""
     text = " ".join(text.split()) or " "
     best: tuple[float, list[str]] | None = None
@@ -166,8 +201,14 @@ def fit_lines(text: str, width: float = 180, height: float = 70, max_size: float
     return best[1], round(max(best[0], min_size), 1)
 
 
-def _text_block(lines: list[str], size: float, centre_y: float, fill: str,
-                family: str = SERIF, weight: str = "bold") -> str:
+def _text_block(
+    lines: list[str],
+    size: float,
+    centre_y: float,
+    fill: str,
+    family: str = SERIF,
+    weight: str = "bold",
+) -> str:
     """Lines of centred text around ``centre_y``."""
     leading = size * 1.15
     first = centre_y - leading * (len(lines) - 1) / 2 + size * 0.35
@@ -309,9 +350,7 @@ _EMBLEMS: dict[str, str] = {
         '<path d="M0 -44 V14" stroke="{c}" stroke-width="4"/>'
         '<path d="M4 -40 L36 8 H4 Z M-4 -28 L-30 8 H-4 Z" fill="{c}"/>'
     ),
-    "moon": (
-        '<path d="M14 -38 A40 40 0 1 0 14 38 A30 30 0 1 1 14 -38 Z" fill="{c}"/>'
-    ),
+    "moon": ('<path d="M14 -38 A40 40 0 1 0 14 38 A30 30 0 1 1 14 -38 Z" fill="{c}"/>'),
 }
 
 # Words starting a word of a card's name → the emblem drawn: always an object, never a person.
@@ -378,8 +417,10 @@ def colour_problem(colour: str) -> str | None:
         return f"'{colour}' is not a colour code: write six hex digits in quotes, e.g. \"#1d4e89\""
     ratio = contrast(colour, CREAM)
     if ratio < MIN_CONTRAST:
-        return (f"'{colour}' is too pale for the cream words on it ({ratio:.1f}:1, at least"
-                f" {MIN_CONTRAST}:1 is needed): choose a darker colour")
+        return (
+            f"'{colour}' is too pale for the cream words on it ({ratio:.1f}:1, at least"
+            f" {MIN_CONTRAST}:1 is needed): choose a darker colour"
+        )
     return None
 
 
@@ -570,7 +611,11 @@ def _top_label(face: CardFace, ink: str) -> str:
     """The line above the emblem: the family's name, or MASTER CARD on a master card."""
     if _shows_family(face):
         lines, size = fit_lines(
-            face.family.upper(), width=176, height=20, max_size=18, max_lines=1  # type: ignore[union-attr]
+            face.family.upper(),
+            width=176,
+            height=20,
+            max_size=18,
+            max_lines=1,  # type: ignore[union-attr]
         )
         return _text_block(lines, size, 52, ink, SANS, "bold")
     if face.role == "master":
@@ -587,8 +632,7 @@ def _banner(face: CardFace, ink: str, y: float = 238) -> str:
     lines, size = fit_lines(card_name(face), width=160, height=44, max_size=24)
     return "\n".join(
         [
-            f'<rect {box} fill="{CREAM}" stroke="{ink}" stroke-width="3" '
-            'stroke-dasharray="8 5"/>',
+            f'<rect {box} fill="{CREAM}" stroke="{ink}" stroke-width="3" stroke-dasharray="8 5"/>',
             _text_block(lines, size, y + 28, ink),
             _text_block(["not recorded"], 13, y + 62, ink, SANS, "normal"),
         ]
@@ -662,7 +706,7 @@ def _index(rank: str, suit: str, ink: str) -> str:
         f'<text x="36" y="58" text-anchor="middle" font-family="{SERIF}" font-weight="bold" '
         f'font-size="{size}" fill="{ink}">{rank}</text>' + _pip(suit, 36, 80, 22, ink)
     )
-    return f"<g>{one}</g>\n<g transform=\"rotate(180 {WIDTH / 2} {HEIGHT / 2})\">{one}</g>"
+    return f'<g>{one}</g>\n<g transform="rotate(180 {WIDTH / 2} {HEIGHT / 2})">{one}</g>'
 
 
 def standard_svg(card_id: str) -> str:
@@ -705,8 +749,11 @@ def _w_path(x: float, y: float, w: float, h: float) -> str:
     """A letter W as a zigzag line, for the Woolworth's back."""
     step = w / 4
     points = [
-        (x, y), (x + step, y + h), (x + 2 * step, y + h * 0.35),
-        (x + 3 * step, y + h), (x + 4 * step, y),
+        (x, y),
+        (x + step, y + h),
+        (x + 2 * step, y + h * 0.35),
+        (x + 3 * step, y + h),
+        (x + 4 * step, y),
     ]
     return "M" + " L".join(f"{px:.1f} {py:.1f}" for px, py in points)
 

@@ -35,8 +35,10 @@ def soup(response) -> BeautifulSoup:
 @pytest.mark.parametrize(
     ("face", "name"),
     [
-        (CardFace(name="Sally Cross: second card", family="Sally Cross", recorded=False),
-         "Sally Cross's second card"),
+        (
+            CardFace(name="Sally Cross: second card", family="Sally Cross", recorded=False),
+            "Sally Cross's second card",
+        ),
         (CardFace(name="Cap", family="Twizzle", role="article"), "Cap"),
         (CardFace(name="Twizzle", family="Twizzle", role="master"), "Twizzle"),
         (CardFace(name="Road Up!"), "Road Up!"),
@@ -44,7 +46,7 @@ def soup(response) -> BeautifulSoup:
         (CardFace(name="Sally Cross: At Home", family="Sally Cross"), "Sally Cross: At Home"),
         (CardFace(name="A card", recorded=False), "A card"),
     ],
-)  # fmt: skip
+)
 def test_card_name(face, name):
     assert card_name(face) == name
 

@@ -72,8 +72,17 @@ def test_red_and_black_suits(card_id, ink):
 
 @pytest.mark.parametrize(
     ("card_id", "ok"),
-    [("AS", True), ("10H", True), ("QD", True), ("1S", False), ("11H", False), ("KX", False),
-     ("as", False), ("", False), ("AS.svg", False)],
+    [
+        ("AS", True),
+        ("10H", True),
+        ("QD", True),
+        ("1S", False),
+        ("11H", False),
+        ("KX", False),
+        ("as", False),
+        ("", False),
+        ("AS.svg", False),
+    ],
 )
 def test_is_standard_id(card_id, ok):
     assert cardfaces.is_standard_id(card_id) is ok
@@ -107,8 +116,7 @@ def test_flagged_face_is_its_quoted_historic_title_and_nothing_else():
 
 
 def unrecorded(family: str, which: str) -> CardFace:
-    return CardFace(name=f"{family}: {which} card", family=family, role="article",
-                    recorded=False)
+    return CardFace(name=f"{family}: {which} card", family=family, role="article", recorded=False)
 
 
 def test_unrecorded_face_has_a_plain_name_and_says_not_recorded():
@@ -130,14 +138,18 @@ def test_unrecorded_faces_of_two_families_do_not_look_alike():
 @pytest.mark.parametrize(
     ("face", "title"),
     [
-        (CardFace(name="Twizzle", family="Twizzle", role="master"),
-         "Twizzle family: \u201cTwizzle\u201d, the master card"),
+        (
+            CardFace(name="Twizzle", family="Twizzle", role="master"),
+            "Twizzle family: \u201cTwizzle\u201d, the master card",
+        ),
         (CardFace(name="Cap", family="Twizzle", role="article"), "Twizzle family: \u201cCap\u201d"),
-        (unrecorded("Broomstick Man", "fourth"),
-         "Broomstick Man family: Broomstick Man's fourth card, not recorded"),
+        (
+            unrecorded("Broomstick Man", "fourth"),
+            "Broomstick Man family: Broomstick Man's fourth card, not recorded",
+        ),
         (CardFace(name="Road Up!"), "Card \u201cRoad Up!\u201d"),
     ],
-)  # fmt: skip
+)
 def test_the_accessible_name_says_the_family_first(face, title):
     assert cardfaces.face_title(face) == title
     assert cardfaces.face_title(face, "A set") == f"{title} (A set)"
@@ -162,8 +174,14 @@ def test_family_cards_share_a_colour():
 
 @pytest.mark.parametrize(
     ("name", "emblem"),
-    [("Jolly Jack Tar", "anchor"), ("Our Fishermen", "fish"), ("Yeoman of the Guard", "crown"),
-     ("The Arm of the Law!", "star"), ("Stop Me and Buy One!", "ice"), ("Something", "rosette")],
+    [
+        ("Jolly Jack Tar", "anchor"),
+        ("Our Fishermen", "fish"),
+        ("Yeoman of the Guard", "crown"),
+        ("The Arm of the Law!", "star"),
+        ("Stop Me and Buy One!", "ice"),
+        ("Something", "rosette"),
+    ],
 )
 def test_emblems_are_objects_chosen_by_words(name, emblem):
     assert cardfaces.emblem_for(name) == emblem
@@ -182,15 +200,30 @@ def test_words_match_at_the_start_of_a_word():
 
 
 def record(match: str, cards: list[dict]) -> SetRecord:
-    return SetRecord.model_validate({
-        "kind": "set", "slug": "s", "title": "T", "summary": "S", "match": match,
-        "back": {"description": "d"}, "sources": [{"title": "t"}], "cards": cards,
-    })  # fmt: skip
+    return SetRecord.model_validate(
+        {
+            "kind": "set",
+            "slug": "s",
+            "title": "T",
+            "summary": "S",
+            "match": match,
+            "back": {"description": "d"},
+            "sources": [{"title": "t"}],
+            "cards": cards,
+        }
+    )
 
 
 def test_set_looks_never_give_two_pictures_one_emblem():
-    guards = record("picture", [{"name": "Yeoman of the Guard"}, {"name": "On Guard"},
-                                {"name": "Royal Guard"}, {"name": "Something"}])
+    guards = record(
+        "picture",
+        [
+            {"name": "Yeoman of the Guard"},
+            {"name": "On Guard"},
+            {"name": "Royal Guard"},
+            {"name": "Something"},
+        ],
+    )
     looks = cardfaces.set_looks(guards)
     assert looks["yeoman-of-the-guard"].emblem == "crown"
     assert looks["on-guard"].emblem == "sword"
@@ -201,8 +234,9 @@ def test_set_looks_never_give_two_pictures_one_emblem():
 
 def test_set_looks_hand_out_words_before_free_emblems():
     """A picture without words never takes the emblem a later picture's words ask for."""
-    looks = cardfaces.set_looks(record("picture", [{"name": "Something"}, {"name": "A Fine Day"},
-                                                   {"name": "The King"}]))
+    looks = cardfaces.set_looks(
+        record("picture", [{"name": "Something"}, {"name": "A Fine Day"}, {"name": "The King"}])
+    )
     assert cardfaces.EMBLEM_ORDER[0] == "crown", "the first free emblem…"
     assert looks["the-king"].emblem == "crown", "…is kept for the words that ask for it"
     assert len({look.emblem for look in looks.values()}) == 3
@@ -216,14 +250,26 @@ def test_more_pictures_than_inks_still_have_their_own_emblems():
 
 
 def test_a_family_shares_one_look_and_flagged_faces_get_none():
-    fams = record("family", [
-        {"name": "Twizzle", "family": "Twizzle", "role": "master"},
-        {"name": "Cap", "family": "Twizzle", "role": "article"},
-        {"name": "Sally Cross", "family": "Sally Cross", "role": "master"},
-        {"name": "Sally Cross: second card", "slug": "sc-2", "family": "Sally Cross",
-         "role": "article", "recorded": False},
-        {"name": "Golly", "family": "Golly", "content_note": {"shows": "x", "note": "golliwog"}},
-    ])  # fmt: skip
+    fams = record(
+        "family",
+        [
+            {"name": "Twizzle", "family": "Twizzle", "role": "master"},
+            {"name": "Cap", "family": "Twizzle", "role": "article"},
+            {"name": "Sally Cross", "family": "Sally Cross", "role": "master"},
+            {
+                "name": "Sally Cross: second card",
+                "slug": "sc-2",
+                "family": "Sally Cross",
+                "role": "article",
+                "recorded": False,
+            },
+            {
+                "name": "Golly",
+                "family": "Golly",
+                "content_note": {"shows": "x", "note": "golliwog"},
+            },
+        ],
+    )
     looks = cardfaces.set_looks(fams)
     assert looks["twizzle"] == looks["cap"]
     assert looks["sally-cross"] == looks["sc-2"]
@@ -233,7 +279,7 @@ def test_a_family_shares_one_look_and_flagged_faces_get_none():
 
 
 def luminance(hex_colour: str) -> float:
-    channels = [int(hex_colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+    channels = [int(hex_colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
     linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
     return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
 
@@ -246,8 +292,13 @@ def test_every_ink_carries_cream_text(ink):
 
 @pytest.mark.parametrize(
     "text",
-    ["Road Up!", "Yeoman of the Guard", "Stop Me and Buy One!", "A" * 60,
-     "Broomstick Man's fourth card"],
+    [
+        "Road Up!",
+        "Yeoman of the Guard",
+        "Stop Me and Buy One!",
+        "A" * 60,
+        "Broomstick Man's fourth card",
+    ],
 )
 def test_fit_lines_fits_the_width(text):
     lines, size = cardfaces.fit_lines(text, width=172, height=68, max_size=28)

@@ -35,7 +35,10 @@ def svg_root(response) -> ET.Element:
 
 def test_the_real_content_has_the_four_sets():
     assert set(SETS) == {
-        "misc-869-1986", "twizzles-happy-families", "snitchems-1797", "snap-standard-deck",
+        "misc-869-1986",
+        "twizzles-happy-families",
+        "snitchems-1797",
+        "snap-standard-deck",
     }
     assert FACES, "the named sets list their faces"
 
@@ -182,7 +185,7 @@ def test_no_two_non_matching_cards_share_an_emblem(client, set_slug):
     drawn = [face for face in record.cards if face.content_note is None]
     looks = {face.key: look_of(client, set_slug, face) for face in drawn}
     for i, one in enumerate(drawn):
-        for other in drawn[i + 1:]:
+        for other in drawn[i + 1 :]:
             pair = f"{one.key} / {other.key}"
             if match_key(record, one) == match_key(record, other):
                 assert looks[one.key] == looks[other.key], pair

@@ -22,8 +22,12 @@ def pack() -> SetRecord:
 
 def make(**fields) -> SetRecord:
     base = {
-        "kind": "set", "slug": "s", "title": "T", "summary": "S",
-        "back": {"description": "d"}, "sources": [{"title": "t"}],
+        "kind": "set",
+        "slug": "s",
+        "title": "T",
+        "summary": "S",
+        "back": {"description": "d"},
+        "sources": [{"title": "t"}],
     }
     return SetRecord.model_validate(base | fields)
 
@@ -38,7 +42,10 @@ def test_flagged_faces_in_only_when_asked(pack):
     deck = deck_for(pack, include_flagged=True)
     assert len(deck) == 11
     assert [c.id for c in deck if c.name == "Golly Oh Golly!"] == [
-        "golly-oh-golly-1", "golly-oh-golly-2", "golly-oh-golly-3", "golly-oh-golly-4",
+        "golly-oh-golly-1",
+        "golly-oh-golly-2",
+        "golly-oh-golly-3",
+        "golly-oh-golly-4",
     ]
 
 

@@ -28,7 +28,7 @@ NASTY = [
     '<a href="vbscript:msgbox(1)">x</a>',
     "<svg onload=alert(1)><circle/></svg>",
     "<svg><script>alert(1)</script></svg>",
-    '<math><mtext><table><mglyph><style><img src=x onerror=alert(1)>',
+    "<math><mtext><table><mglyph><style><img src=x onerror=alert(1)>",
     "<iframe src=javascript:alert(1)></iframe>",
     '<object data="javascript:alert(1)"></object>',
     '<embed src="javascript:alert(1)">',
@@ -58,8 +58,26 @@ NASTY = [
 def assert_harmless(html: str) -> None:
     assert "<script" not in html.lower()
     soup = BeautifulSoup(html, "html.parser")
-    assert soup.find(["script", "style", "iframe", "object", "embed", "form", "svg", "math",
-                      "meta", "link", "base", "body", "template"]) is None
+    assert (
+        soup.find(
+            [
+                "script",
+                "style",
+                "iframe",
+                "object",
+                "embed",
+                "form",
+                "svg",
+                "math",
+                "meta",
+                "link",
+                "base",
+                "body",
+                "template",
+            ]
+        )
+        is None
+    )
     for tag in soup.find_all(True):
         for name, value in tag.attrs.items():
             assert not name.lower().startswith("on"), html
@@ -77,8 +95,31 @@ def test_nothing_that_runs_survives(nasty):
         assert "After." in html
 
 
-PIECES = [*NASTY, "<", ">", '"', "'", "=", " ", "\n", "[", "](", ")", "*", "`", "&#", "javas",
-          "cript:", "on", "error", "<a href=", "<img src=", "<p ", "alert(1)", "images/x.png"]
+PIECES = [
+    *NASTY,
+    "<",
+    ">",
+    '"',
+    "'",
+    "=",
+    " ",
+    "\n",
+    "[",
+    "](",
+    ")",
+    "*",
+    "`",
+    "&#",
+    "javas",
+    "cript:",
+    "on",
+    "error",
+    "<a href=",
+    "<img src=",
+    "<p ",
+    "alert(1)",
+    "images/x.png",
+]
 
 
 @settings(max_examples=300, deadline=None)

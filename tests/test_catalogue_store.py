@@ -34,8 +34,7 @@ def write(path: Path, text: str, tick: int) -> None:
 
 def retitle(path: Path, title: str, tick: int) -> None:
     text = path.read_text(encoding="utf-8")
-    lines = [f"title: {title}" if line.startswith("title:") else line
-             for line in text.splitlines()]
+    lines = [f"title: {title}" if line.startswith("title:") else line for line in text.splitlines()]
     write(path, "\n".join(lines) + "\n", tick)
 
 
@@ -81,9 +80,10 @@ def test_snapshot_is_immutable(content):
 
 
 def test_label_is_how_paths_are_shown(content):
-    assert Catalogue(content, label="somewhere/else").current().sets[
-        "test-1-2000"
-    ].path == "somewhere/else/sets/test-snap.md"
+    assert (
+        Catalogue(content, label="somewhere/else").current().sets["test-1-2000"].path
+        == "somewhere/else/sets/test-snap.md"
+    )
 
 
 def test_entries_ordered_by_order_then_title(content):
@@ -265,8 +265,11 @@ def test_a_bug_on_first_read_is_a_problem(content, monkeypatch, caplog):
 def test_problems_are_logged_once(content, caplog):
     catalogue = Catalogue(content)
     catalogue.current()
-    write(content / "sets" / "test-snap.md",
-          (content / "sets" / "test-snap.md").read_text().replace("note: golliwog", "note: x"), 1)
+    write(
+        content / "sets" / "test-snap.md",
+        (content / "sets" / "test-snap.md").read_text().replace("note: golliwog", "note: x"),
+        1,
+    )
     with caplog.at_level("WARNING", logger="kiosk.catalogue"):
         catalogue.current()
         retitle(content / "games" / "snap.md", "Snap!", 2)

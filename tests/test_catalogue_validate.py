@@ -32,7 +32,8 @@ def content_with(case: str | None, tmp_path: Path) -> Path:
 CASES = {
     "yaml-syntax": ("content/games/broken-yaml.md:4:12", "mapping values are not allowed"),
     "schema-nested": (
-        "content/sets/nested-error.md:12:13", "cards[1].copies: write a whole number"
+        "content/sets/nested-error.md:12:13",
+        "cards[1].copies: write a whole number",
     ),
     "missing-field": ("content/games/no-title.md:2:1", "missing required field 'title'"),
     "unknown-game": ("content/sets/unknown-game.md:13:5", "unknown game 'snapp'"),
@@ -164,8 +165,14 @@ def test_schema_errors_point_at_the_field(text, expected):
 def test_every_problem_in_a_file_is_listed():
     text = "---\nkind: game\nslug: Bad Slug\nengine: chess\nsumary: x\n---\n"
     _, problems = validate_source(source(text))
-    assert [(p.line, p.col) for p in sorted(problems)] == [(2, 1), (2, 1), (2, 1), (3, 7),
-                                                           (4, 9), (5, 1)]
+    assert [(p.line, p.col) for p in sorted(problems)] == [
+        (2, 1),
+        (2, 1),
+        (2, 1),
+        (3, 7),
+        (4, 9),
+        (5, 1),
+    ]
 
 
 @pytest.mark.parametrize(
@@ -193,8 +200,25 @@ def test_dotted():
 
 SCALARS = st.none() | st.booleans() | st.integers() | st.text(max_size=8)
 KEYS = st.sampled_from(
-    ["kind", "slug", "title", "summary", "sources", "cards", "back", "games", "images",
-     "content_note", "note", "shows", "name", "copies", "src", "alt", "x"]
+    [
+        "kind",
+        "slug",
+        "title",
+        "summary",
+        "sources",
+        "cards",
+        "back",
+        "games",
+        "images",
+        "content_note",
+        "note",
+        "shows",
+        "name",
+        "copies",
+        "src",
+        "alt",
+        "x",
+    ]
 )
 
 

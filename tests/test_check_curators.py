@@ -26,10 +26,7 @@ def a_set(cards: str, extra: str = "", body: str = "Text.") -> str:
 
 
 MINSTREL = "  - name: The Minstrel\n"
-FLAGGED = (
-    "  - name: The Minstrel\n    content_note:\n"
-    "      shows: {shows}\n      note: golliwog\n"
-)
+FLAGGED = "  - name: The Minstrel\n    content_note:\n      shows: {shows}\n      note: golliwog\n"
 PAIRS = "  - name: Sun\n    copies: 4\n  - name: Moon\n    copies: 4\n    missing: 1\n"
 FAMILY = "".join(
     f"  - name: {fam} {n}\n    family: {fam}\n" for fam in ("Bun", "Pot") for n in range(1, 5)
@@ -76,10 +73,14 @@ CASES: dict[str, tuple[dict[str, str], dict[str, str], str]] = {
         "sets/new-set.md:7:10: back.colour: a colour must be quoted",
     ),
     "yaml-slip-reported-once": (
-        {"games/snap.md": "---\nkind: game\nslug: snap\ntitle: Snap: the game\nengine: snap\n"
-         "summary: S.\nsources:\n  - title: A\n---\n"},
-        {"games/snap.md": '---\nkind: game\nslug: snap\ntitle: "Snap: the game"\nengine: snap\n'
-         "summary: S.\nsources:\n  - title: A\n---\n"},
+        {
+            "games/snap.md": "---\nkind: game\nslug: snap\ntitle: Snap: the game\nengine: snap\n"
+            "summary: S.\nsources:\n  - title: A\n---\n"
+        },
+        {
+            "games/snap.md": '---\nkind: game\nslug: snap\ntitle: "Snap: the game"\nengine: snap\n'
+            "summary: S.\nsources:\n  - title: A\n---\n"
+        },
         "games/snap.md:4:12: YAML: mapping values are not allowed here",
     ),
 }
@@ -127,7 +128,7 @@ def test_a_terms_file_replaces_the_defaults(tmp_path):
 
 
 STRIPPED = (
-    "Text.\n\n<script>alert(1)</script>\n\n<iframe src=\"https://x.example\"></iframe>\n\n"
+    'Text.\n\n<script>alert(1)</script>\n\n<iframe src="https://x.example"></iframe>\n\n'
     '<p onclick="go()">Tap</p>\n\n<span style="color: red">Red</span>\n'
 )
 SAFE = "Text.\n\nA `<script>` is shown as code.\n\n```\n<iframe>\n```\n\nNo onclick=here.\n"
@@ -154,15 +155,18 @@ def test_a_game_the_deck_cannot_play_is_a_warning(tmp_path):
         " complete families of four cards (each card with family:, none flagged or missing),"
         " so the kiosk does not offer it: remove the game, or record the families"
     ]
-    passes = {SET: a_set(FAMILY, "match: family\ngames: [happy-families]\n"),
-              "games/hf.md": HF_GAME}
+    passes = {
+        SET: a_set(FAMILY, "match: family\ngames: [happy-families]\n"),
+        "games/hf.md": HF_GAME,
+    }
     assert Catalogue(tree(tmp_path / "b", passes)).current().warnings == ()
 
 
 def test_a_standard_pack_game_on_a_deck_of_pictures_is_a_warning(tmp_path):
     game = HF_GAME.replace("happy-families", "snitchems")
-    snapshot = Catalogue(tree(tmp_path, {
-        SET: a_set(PAIRS, "games: [snitchems]\n"), "games/sn.md": game})).current()
+    snapshot = Catalogue(
+        tree(tmp_path, {SET: a_set(PAIRS, "games: [snitchems]\n"), "games/sn.md": game})
+    ).current()
     assert [w.message.split(",")[0] for w in snapshot.warnings] == [
         "games[0]: snitchems needs a standard pack of 52"
     ]

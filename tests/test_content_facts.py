@@ -93,8 +93,11 @@ def test_every_promise_of_the_view_card_button_says_what_it_shows() -> None:
 
 
 def test_the_books_carry_publisher_and_year() -> None:
-    books = [(f, s) for f, s in sources() if s["title"].startswith(("The Way to Play",
-                                                                     "The Games We Played"))]
+    books = [
+        (f, s)
+        for f, s in sources()
+        if s["title"].startswith(("The Way to Play", "The Games We Played"))
+    ]
     assert books
     for name, source in books:
         assert re.search(r"Press, New York, (1975|2003)$", source.get("date", "")), name

@@ -27,9 +27,11 @@ def test_the_flagged_banner_is_in_the_curators_words(tmp_path):
     content = tmp_path / "content"
     shutil.copytree(ROOT / "content", content)
     path = content / "sets" / "misc-869-1986.md"
-    path.write_text(path.read_text().replace(
-        "      note: golliwog\n", f"      note: golliwog\n      banner: {BANNER}\n", 1
-    ))
+    path.write_text(
+        path.read_text().replace(
+            "      note: golliwog\n", f"      note: golliwog\n      banner: {BANNER}\n", 1
+        )
+    )
     assert banner_on(content) == BANNER
 
 
@@ -68,8 +70,10 @@ def test_check_refuses_a_word_the_kiosk_does_not_use(tmp_path):
     content = content_with_words(tmp_path, "  in-the-colection: In the museum\n")
     result = CliRunner().invoke(check, [str(content)])
     assert result.exit_code == 1
-    assert (f"{content}/words.md:6:3: words: unknown key 'in-the-colection' (did you mean"
-            " 'in-the-collection'?)") in result.stdout
+    assert (
+        f"{content}/words.md:6:3: words: unknown key 'in-the-colection' (did you mean"
+        " 'in-the-collection'?)"
+    ) in result.stdout
 
 
 def test_a_good_words_file_passes(tmp_path):

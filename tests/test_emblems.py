@@ -24,7 +24,8 @@ def a_set(cards: str) -> str:
     """A small set with ``cards`` (YAML under ``cards:``)."""
     return (
         "---\nkind: set\nslug: new-set\ntitle: A new set\nsummary: For the test.\n"
-        "back:\n  description: Plain.\ncards:\n" + cards
+        "back:\n  description: Plain.\ncards:\n"
+        + cards
         + "sources:\n  - title: A test source\n---\nText.\n"
     )
 
@@ -37,8 +38,10 @@ def snapshot_with(tmp_path: Path, cards: str):
 
 
 def test_a_chosen_emblem_and_colour_are_drawn(tmp_path):
-    cards = ("  - name: Road Up!\n    emblem: anchor\n    colour: \"#2e6b3a\"\n"
-             "  - name: Jolly Jack Tar\n")  # its words ask for the anchor too: it yields
+    cards = (
+        '  - name: Road Up!\n    emblem: anchor\n    colour: "#2e6b3a"\n'
+        "  - name: Jolly Jack Tar\n"
+    )  # its words ask for the anchor too: it yields
     snapshot, _ = snapshot_with(tmp_path, cards)
     assert snapshot.problems == ()
     looks = cardfaces.set_looks(snapshot.sets["new-set"].record)
@@ -49,12 +52,20 @@ def test_a_chosen_emblem_and_colour_are_drawn(tmp_path):
 @pytest.mark.parametrize(
     ("card", "expected"),
     [
-        ("    emblem: anchr\n", "sets/new-set.md:10:13: cards[0].emblem: unknown emblem"
-         " 'anchr' (did you mean 'anchor'?)"),
-        ("    colour: \"#e0a82e\"\n", "sets/new-set.md:10:13: cards[0].colour: '#e0a82e' is"
-         " too pale for the cream words on it (1.9:1, at least 4.5:1 is needed)"),
-        ("    colour: navy\n", "sets/new-set.md:10:13: cards[0].colour: 'navy' is not a"
-         " colour code"),
+        (
+            "    emblem: anchr\n",
+            "sets/new-set.md:10:13: cards[0].emblem: unknown emblem"
+            " 'anchr' (did you mean 'anchor'?)",
+        ),
+        (
+            '    colour: "#e0a82e"\n',
+            "sets/new-set.md:10:13: cards[0].colour: '#e0a82e' is"
+            " too pale for the cream words on it (1.9:1, at least 4.5:1 is needed)",
+        ),
+        (
+            "    colour: navy\n",
+            "sets/new-set.md:10:13: cards[0].colour: 'navy' is not a colour code",
+        ),
     ],
 )
 def test_an_emblem_or_colour_the_kiosk_cannot_use(tmp_path, card, expected):
@@ -66,8 +77,9 @@ def test_an_emblem_or_colour_the_kiosk_cannot_use(tmp_path, card, expected):
 
 
 def test_check_notes_say_which_emblem_the_kiosk_picked(tmp_path):
-    _, content = snapshot_with(tmp_path, "  - name: Road Up!\n  - name: The Sun\n"
-                                         "    emblem: star\n")
+    _, content = snapshot_with(
+        tmp_path, "  - name: Road Up!\n  - name: The Sun\n    emblem: star\n"
+    )
     plain = CliRunner().invoke(check, [str(content)])
     assert "note:" not in plain.stdout
     noted = CliRunner().invoke(check, [str(content), "--notes"])

@@ -67,8 +67,10 @@ def check(response, deliberate: int | None = None) -> None:
 def test_get_any_route(fuzz_client, prefix, rule, parts, query, headers):
     path = rule.format(*parts[: rule.count("{}")])
     other_format = rule == "/oembed" and query.get("format", "json") not in ("", "json")
-    check(fuzz_client.get(prefix + path, query_string=query, headers=headers),
-          deliberate=501 if other_format and query.get("url", "").strip() else None)  # fmt: skip
+    check(
+        fuzz_client.get(prefix + path, query_string=query, headers=headers),
+        deliberate=501 if other_format and query.get("url", "").strip() else None,
+    )
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=FIXTURE)
@@ -79,8 +81,21 @@ def test_get_any_route(fuzz_client, prefix, rule, parts, query, headers):
     action=st.sampled_from(["", "/act"]),
     form=st.dictionaries(
         st.sampled_from(
-            ["token", "act", "bots", "level", "variant", "penalty", "ms", "card", "family",
-             "member", "target", "player", "auto"]
+            [
+                "token",
+                "act",
+                "bots",
+                "level",
+                "variant",
+                "penalty",
+                "ms",
+                "card",
+                "family",
+                "member",
+                "target",
+                "player",
+                "auto",
+            ]
         ),
         st.one_of(junk, st.sampled_from(["1", "2", "turn", "snap", "next", "ask", "medium"])),
         max_size=6,
@@ -98,9 +113,11 @@ def test_tampered_tokens(fuzz_client, token):
     marker = 'name="token" value="'
     real = text[text.index(marker) + len(marker) :].split('"', 1)[0]
     for spoilt in (token, real[:-3] + token, token + real):
-        check(fuzz_client.post(
-            "/sets/snap-standard-deck/play/act", data={"token": spoilt, "act": "turn"}
-        ))
+        check(
+            fuzz_client.post(
+                "/sets/snap-standard-deck/play/act", data={"token": spoilt, "act": "turn"}
+            )
+        )
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=FIXTURE)

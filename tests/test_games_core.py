@@ -9,19 +9,25 @@ from kiosk.games.core import Event, GameError, IllegalAction, OptionsError, Vari
 
 def test_apply_moves_follows_top_and_bottom_moves_in_order() -> None:
     places = {"stock": ["a", "b", "c"], "down:0": ["x"]}
-    apply_moves(places, [
-        Event("deal", {"moves": [{"cards": ["c"], "from": "stock", "to": "down:0"}]}),
-        Event("give", {"moves": [{"cards": ["a", "b"], "from": "stock", "to": "down:0",
-                                  "at": "bottom"}]}),
-    ])  # fmt: skip
+    apply_moves(
+        places,
+        [
+            Event("deal", {"moves": [{"cards": ["c"], "from": "stock", "to": "down:0"}]}),
+            Event(
+                "give",
+                {"moves": [{"cards": ["a", "b"], "from": "stock", "to": "down:0", "at": "bottom"}]},
+            ),
+        ],
+    )
     assert places == {"stock": [], "down:0": ["a", "b", "x", "c"]}
 
 
 def test_apply_moves_refuses_a_card_that_is_not_there() -> None:
     with pytest.raises(GameError, match="turn: q is not in down:0"):
-        apply_moves({"down:0": ["a"]}, [
-            Event("turn", {"moves": [{"cards": ["q"], "from": "down:0", "to": "up:0"}]})
-        ])  # fmt: skip
+        apply_moves(
+            {"down:0": ["a"]},
+            [Event("turn", {"moves": [{"cards": ["q"], "from": "down:0", "to": "up:0"}]})],
+        )
 
 
 def test_event_json_puts_the_type_first() -> None:

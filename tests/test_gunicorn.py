@@ -86,10 +86,26 @@ def server() -> Iterator[Server]:
     }
     env.pop("KIOSK_MODE", None)
     process = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "-w", str(WORKERS), "-b", "127.0.0.1:0",
-         "--timeout", "60", "--graceful-timeout", "10", "kiosk:create_app()"],
-        cwd=ROOT, env=env, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "-w",
+            str(WORKERS),
+            "-b",
+            "127.0.0.1:0",
+            "--timeout",
+            "60",
+            "--graceful-timeout",
+            "10",
+            "kiosk:create_app()",
+        ],
+        cwd=ROOT,
+        env=env,
+        stderr=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        text=True,
+    )
     lines: queue.Queue[str] = queue.Queue()
     reader = threading.Thread(target=_read_lines, args=(process.stderr, lines), daemon=True)
     reader.start()

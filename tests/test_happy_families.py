@@ -26,8 +26,9 @@ def stacked(hands: list[list[str]], families: int = 3, **opts) -> tuple[hf.State
             if i < len(hands[seat]):
                 order.append(hands[seat][i])
     assert sorted(order) == sorted(deck), "the hands must hold the whole deck"
-    options = hf.options_for(opts.pop("variant", "classic"), players=n, dealer=0, shuffle=False,
-                             **opts)
+    options = hf.options_for(
+        opts.pop("variant", "classic"), players=n, dealer=0, shuffle=False, **opts
+    )
     state, events = hf.new_game([deck[c] for c in order], options, seed=1)
     dealt = next(e for e in events if e.type == "deal").data["moves"]
     for seat, hand in enumerate(hands):
@@ -132,11 +133,17 @@ def test_deal_is_singly_from_dealers_left_and_hands_are_sorted():
     ("hands", "laid", "over"),
     [
         # seat 1 is dealt Family A whole: laid down at once, face down
-        ([["B1", "B2", "C1", "C2"], ["A1", "A2", "A3", "A4"], ["B3", "B4", "C3", "C4"]],
-         {1: ["Family A"]}, False),
+        (
+            [["B1", "B2", "C1", "C2"], ["A1", "A2", "A3", "A4"], ["B3", "B4", "C3", "C4"]],
+            {1: ["Family A"]},
+            False,
+        ),
         # every family whole at the deal: the game is over before anyone asks
-        ([["A1", "A2", "A3", "A4"], ["B1", "B2", "B3", "B4"], ["C1", "C2", "C3", "C4"]],
-         {0: ["Family A"], 1: ["Family B"], 2: ["Family C"]}, True),
+        (
+            [["A1", "A2", "A3", "A4"], ["B1", "B2", "B3", "B4"], ["C1", "C2", "C3", "C4"]],
+            {0: ["Family A"], 1: ["Family B"], 2: ["Family C"]},
+            True,
+        ),
     ],
 )
 def test_families_complete_at_the_deal_are_laid_down(hands, laid, over):
@@ -181,8 +188,9 @@ def test_illegal_asks_are_refused_in_words(player, target, card, message):
 
 
 def test_may_ask_only_for_a_family_already_held():
-    state, _ = stacked([["A1", "A2", "B1", "C1"], ["B2", "B3", "B4", "C2"], ["A3", "A4", "C3",
-                                                                               "C4"]])
+    state, _ = stacked(
+        [["A1", "A2", "B1", "C1"], ["B2", "B3", "B4", "C2"], ["A3", "A4", "C3", "C4"]]
+    )
     with pytest.raises(IllegalAction, match="family you already hold"):
         ask(state, 1, 2, "A3")  # seat 1 holds no Family A card
 
@@ -211,9 +219,12 @@ def test_completing_a_family_lays_it_down_at_once():
     state, events = ask(state, 1, 2, "A4")
     assert types(events) == ["ask", "give", "trick", "turn"]
     assert events[2].data == {
-        "player": 1, "family": "Family A", "at_deal": False,
-        "moves": [{"cards": ["A2", "A3", "A1", "A4"], "from": "hand:1", "to": "tricks:1",
-                   "at": "top"}],
+        "player": 1,
+        "family": "Family A",
+        "at_deal": False,
+        "moves": [
+            {"cards": ["A2", "A3", "A1", "A4"], "from": "hand:1", "to": "tricks:1", "at": "top"}
+        ],
     }
     assert hf.trick_counts(state) == [0, 1, 0]
 
@@ -242,7 +253,10 @@ def test_game_ends_when_every_family_is_down_and_ties_share_the_win():
     state, events = ask(state, 1, 2, "C4")
     assert types(events)[-1] == "game-over"
     assert hf.result(state) == {
-        "over": True, "scores": [1, 2, 0], "winners": [1], "reason": "every family is down"
+        "over": True,
+        "scores": [1, 2, 0],
+        "winners": [1],
+        "reason": "every family is down",
     }
     assert hf.to_move(state) == [] and hf.legal_actions(state, 1) == []
     with pytest.raises(IllegalAction, match="over"):
@@ -290,21 +304,26 @@ def test_variation_claims(claim, kinds, turn, over):
     assert types(events) == kinds
     assert hf.is_over(state) is over
     assert hf.to_move(state) == [turn]
-    state, events = hf.apply(state, {"type": "claim", "player": 1, "target": 2,
-                                     "family": "Family C"})
+    state, events = hf.apply(
+        state, {"type": "claim", "player": 1, "target": 2, "family": "Family C"}
+    )
     assert types(events) == ["claim", "hand-over", "game-over"]
     assert hf.result(state)["winners"] == [1] and hf.result(state)["scores"] == [0, 3, 0]
 
 
 def test_variation_wrong_claim_passes_the_turn_to_the_player_asked():
-    hands = [["A1", "A2", "A3", "A4", "D1"], ["B1", "B2", "B3", "B4", "D2", "D3"],
-             ["C1", "C2", "C3", "C4", "D4"]]
+    hands = [
+        ["A1", "A2", "A3", "A4", "D1"],
+        ["B1", "B2", "B3", "B4", "D2", "D3"],
+        ["C1", "C2", "C3", "C4", "D4"],
+    ]
     state, _ = stacked(hands, families=4, variant="variation")
     state, _ = ask(state, 1, 2, "D4")
     state, _ = ask(state, 1, 0, "D1")  # seat 1 lays D: 2 tricks, the leader
     assert state.phase == "variation" and hf.to_move(state) == [1]
-    state, events = hf.apply(state, {"type": "claim", "player": 1, "target": 2,
-                                     "family": "Family A"})
+    state, events = hf.apply(
+        state, {"type": "claim", "player": 1, "target": 2, "family": "Family A"}
+    )
     assert types(events) == ["claim", "refuse", "turn"]
     assert hf.to_move(state) == [2]
     with pytest.raises(IllegalAction, match="now you ask for whole families"):
@@ -312,13 +331,17 @@ def test_variation_wrong_claim_passes_the_turn_to_the_player_asked():
 
 
 def test_variation_bound_is_not_historic():
-    hands = [["A1", "A2", "A3", "A4", "D1"], ["B1", "B2", "B3", "B4", "D2", "D3"],
-             ["C1", "C2", "C3", "C4", "D4"]]
+    hands = [
+        ["A1", "A2", "A3", "A4", "D1"],
+        ["B1", "B2", "B3", "B4", "D2", "D3"],
+        ["C1", "C2", "C3", "C4", "D4"],
+    ]
     state, _ = stacked(hands, families=4, variant="variation", max_claims=1)
     for card, target in (("D4", 2), ("D1", 0)):
         state, _ = ask(state, 1, target, card)
-    state, events = hf.apply(state, {"type": "claim", "player": 1, "target": 2,
-                                     "family": "Family A"})
+    state, events = hf.apply(
+        state, {"type": "claim", "player": 1, "target": 2, "family": "Family A"}
+    )
     assert types(events)[-2:] == ["bound", "game-over"]
     assert "limit of 1 claims" in hf.result(state)["reason"]
 
@@ -389,8 +412,11 @@ def check_state(state: hf.State, followed: dict[str, list[str]]) -> None:
         legal = shown.pop("legal")
         # asks and answers name cards aloud: public; nothing else may name a hidden card
         shown["log"] = [
-            {k: x for k, x in e.items() if not (k == "card" and e["type"] in
-                                                 ("ask", "give", "refuse"))}
+            {
+                k: x
+                for k, x in e.items()
+                if not (k == "card" and e["type"] in ("ask", "give", "refuse"))
+            }
             for e in v["log"]
         ]
         assert strings(shown) & hidden == set()
@@ -402,8 +428,15 @@ def check_state(state: hf.State, followed: dict[str, list[str]]) -> None:
         assert len({frozenset(x) for x in per_target.values()}) <= 1
 
 
-def play_random(seed: int, players: int, families: int, variant: str, face_down: bool,
-                levels: list[str | None], chooser: random.Random):
+def play_random(
+    seed: int,
+    players: int,
+    families: int,
+    variant: str,
+    face_down: bool,
+    levels: list[str | None],
+    chooser: random.Random,
+):
     opts = hf.options_for(variant, players=players, tricks_face_down=face_down)
     deck = hf.generic_deck(families)
     state, events = hf.new_game(deck, opts, seed)
@@ -436,14 +469,15 @@ def play_random(seed: int, players: int, families: int, variant: str, face_down:
     families=st.integers(2, 7),
     variant=st.sampled_from(list(hf.VARIANTS)),
     face_down=st.booleans(),
-    levels=st.lists(st.sampled_from([None, "forgetful", "remembering"]), min_size=6,
-                    max_size=6),
+    levels=st.lists(st.sampled_from([None, "forgetful", "remembering"]), min_size=6, max_size=6),
     chooser=st.randoms(use_true_random=False),
 )
-def test_random_games_are_legal_end_and_replay(seed, players, families, variant, face_down,
-                                               levels, chooser):
-    state, opts, deck = play_random(seed, players, families, variant, face_down,
-                                    levels[:players], chooser)
+def test_random_games_are_legal_end_and_replay(
+    seed, players, families, variant, face_down, levels, chooser
+):
+    state, opts, deck = play_random(
+        seed, players, families, variant, face_down, levels[:players], chooser
+    )
     assert hf.is_over(state) and state.end
     res = hf.result(state)
     assert res["winners"] and all(res["scores"][w] == max(res["scores"]) for w in res["winners"])
@@ -481,8 +515,7 @@ def test_trace_of_a_game_checks_and_tampering_is_caught(variant):
 
     deck = hf.generic_deck(4)
     options = hf.options_for(variant, players=3)
-    lines = list(trace.trace_game(hf, deck, options, 2,
-                                  trace.bot_chooser(hf, 3, "remembering", 2)))
+    lines = list(trace.trace_game(hf, deck, options, 2, trace.bot_chooser(hf, 3, "remembering", 2)))
     assert trace.check_lines(lines, hf) == len(lines) - 1
     i = next(i for i, x in enumerate(lines) if x.get("event", {}).get("type") == "give")
     ask_line = lines[i - 1]
@@ -498,16 +531,32 @@ def test_trace_of_a_game_checks_and_tampering_is_caught(variant):
 @pytest.mark.parametrize(
     ("before", "event", "problem"),
     [
-        ({"hand:0": ["A1"], "hand:1": ["B1"]}, {"type": "ask", "player": 0, "target": 1,
-                                                "card": "B2"}, "does not hold"),
-        ({"hand:0": ["A1"], "hand:1": []}, {"type": "ask", "player": 0, "target": 1,
-                                            "card": "A2"}, "holds no cards"),
-        ({"hand:1": ["A2"]}, {"type": "refuse", "player": 1, "asker": 0, "card": "A2"},
-         "while holding"),
-        ({"hand:1": ["A3"]}, {"type": "give", "player": 1, "to": 0, "card": "A2"},
-         "does not hold"),
-        ({}, {"type": "trick", "player": 0, "family": "Family A",
-              "moves": [{"cards": ["A1", "A2", "A3", "B1"]}]}, "one whole family"),
+        (
+            {"hand:0": ["A1"], "hand:1": ["B1"]},
+            {"type": "ask", "player": 0, "target": 1, "card": "B2"},
+            "does not hold",
+        ),
+        (
+            {"hand:0": ["A1"], "hand:1": []},
+            {"type": "ask", "player": 0, "target": 1, "card": "A2"},
+            "holds no cards",
+        ),
+        (
+            {"hand:1": ["A2"]},
+            {"type": "refuse", "player": 1, "asker": 0, "card": "A2"},
+            "while holding",
+        ),
+        ({"hand:1": ["A3"]}, {"type": "give", "player": 1, "to": 0, "card": "A2"}, "does not hold"),
+        (
+            {},
+            {
+                "type": "trick",
+                "player": 0,
+                "family": "Family A",
+                "moves": [{"cards": ["A1", "A2", "A3", "B1"]}],
+            },
+            "one whole family",
+        ),
     ],
 )
 def test_check_event_catches_illegal_awards(before, event, problem):

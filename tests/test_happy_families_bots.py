@@ -26,9 +26,7 @@ def dealt(hands: list[list[str]], dealer: int, **opts) -> hf.State:
     options = hf.options_for(players=n, dealer=dealer, shuffle=False, names=NAMES[:n], **opts)
     state, _ = hf.new_game([deck[c] for c in order], options, seed=0)
     for seat, hand in enumerate(hands):
-        assert set(state.places[f"hand:{seat}"]) | set(state.places[f"tricks:{seat}"]) == set(
-            hand
-        )
+        assert set(state.places[f"hand:{seat}"]) | set(state.places[f"tricks:{seat}"]) == set(hand)
     return state
 
 
@@ -60,8 +58,12 @@ def test_memory_reads_gives_refusals_and_asks():
 
 def test_remembering_bot_deduces_a_card_from_an_ask():
     # the bot holds A1-A3; Bert asked for A3, so Bert holds another A card: it can only be A4
-    hands = [["A1", "A2", "A3", "B1"], ["B2", "C1", "C2", "D1"], ["A4", "B3", "C3", "D2"],
-             ["B4", "C4", "D3", "D4"]]
+    hands = [
+        ["A1", "A2", "A3", "B1"],
+        ["B2", "C1", "C2", "D1"],
+        ["A4", "B3", "C3", "D2"],
+        ["B4", "C4", "D3", "D4"],
+    ]
     state = dealt(hands, dealer=1)  # Bert (seat 2) asks first
     state = ask(state, 2, 1, "A3")  # Ada says no: her turn
     state = ask(state, 1, 0, "C3")  # the bot says no: its turn
@@ -124,15 +126,20 @@ def test_remembering_beats_forgetful():
 
 
 def test_remembering_claims_a_trick_it_saw_laid_in_the_variation():
-    hands = [["A1", "A2", "A3", "D1"], ["B1", "B2", "B3", "B4"], ["C1", "C2", "C3", "C4"],
-             ["A4", "D2", "D3", "D4"]]
+    hands = [
+        ["A1", "A2", "A3", "D1"],
+        ["B1", "B2", "B3", "B4"],
+        ["C1", "C2", "C3", "C4"],
+        ["A4", "D2", "D3", "D4"],
+    ]
     state = dealt(hands, dealer=3, variation=True)
     # seat 0 asks for A4 (gets it, lays A), then for D2 from seat 3 (gets it), D3, D4, D1 own
     for card in ("A4", "D2", "D3", "D4"):
         state = ask(state, 0, 3, card)
     assert state.phase == "variation" and hf.to_move(state) == [0]
-    state, _ = hf.apply(state, {"type": "claim", "player": 0, "target": 2,
-                                "family": "Family B"})  # wrong: the turn passes to seat 2
+    state, _ = hf.apply(
+        state, {"type": "claim", "player": 0, "target": 2, "family": "Family B"}
+    )  # wrong: the turn passes to seat 2
     action = hf.make_bot("remembering", 2, 0).act(hf.view(state, 2))
     assert action["type"] == "claim" and action["target"] == 0
     assert action["family"] in ("Family A", "Family D")

@@ -11,8 +11,14 @@ from kiosk.games.cards import Card
 NAMES = ["You", "Dreamy Dan", "Dreamy Dot"]
 VISITOR = hfw.Hearer(NAMES, me=0)
 ONLOOKER = hfw.Hearer(["Player 1", "Player 2", "Player 3"])
-ASK = {"type": "ask", "player": 1, "target": 2, "card": "cap-1", "family": "Twizzle",
-       "words": hf.ask_words("Twizzle's cap")}  # fmt: skip
+ASK = {
+    "type": "ask",
+    "player": 1,
+    "target": 2,
+    "card": "cap-1",
+    "family": "Twizzle",
+    "words": hf.ask_words("Twizzle's cap"),
+}
 
 
 def ask(player: int, target: int) -> dict:
@@ -26,44 +32,94 @@ def ask(player: int, target: int) -> dict:
         (ask(1, 0), VISITOR, "Dreamy Dan asks you: “Please may I have Twizzle's cap?”"),
         (ask(1, 2), VISITOR, "Dreamy Dan asks Dreamy Dot: “Please may I have Twizzle's cap?”"),
         (ask(1, 2), ONLOOKER, "Player 2 asks Player 3: “Please may I have Twizzle's cap?”"),
-        ({"type": "claim", "player": 2, "target": 0, "family": "Twizzle",
-          "words": hf.ask_words(hf.family_words("Twizzle"))}, VISITOR,
-         "Dreamy Dot asks you: “Please may I have the Twizzle family?”"),
-        ({"type": "give", "player": 2, "to": 1, "card": "cap-1"}, VISITOR,
-         "Dreamy Dot: “Here you are.”"),
-        ({"type": "give", "player": 0, "to": 1, "card": "cap-1"}, VISITOR,
-         "You have it, so you hand it over."),
-        ({"type": "hand-over", "player": 1, "to": 0, "family": "Twizzle"}, VISITOR,
-         "Dreamy Dan: “Here you are.”"),
-        ({"type": "refuse", "player": 2, "asker": 1, "card": "cap-1", "words": hf.REFUSAL},
-         VISITOR, "Dreamy Dot: “I'm sorry, you can't.”"),
-        ({"type": "refuse", "player": 0, "asker": 1, "card": "cap-1", "words": hf.REFUSAL},
-         VISITOR, "You haven't got it: “I'm sorry, you can't.”"),
-        ({"type": "deal", "dealer": 2, "moves": []}, ONLOOKER,
-         "Player 3 deals the cards round singly, face down."),
-        ({"type": "deal", "dealer": 0, "moves": []}, VISITOR,
-         "You deal the cards round singly, face down."),
-        ({"type": "trick", "player": 0, "family": "Twizzle", "at_deal": False}, VISITOR,
-         "You lay down the Twizzle family!"),
-        ({"type": "trick", "player": 1, "family": "Twizzle", "at_deal": True}, ONLOOKER,
-         "Player 2 lays down the Twizzle family."),
-        ({"type": "pass", "player": 0, "to": 1}, VISITOR,
-         "You have no cards left, so the turn passes on."),
-        ({"type": "variation", "player": 0, "tricks": [2, 1, 0]}, VISITOR,
-         "Every family is down. You have the most tricks and ask first for whole families."),
-        ({"type": "variation", "player": 1, "tricks": [1, 2, 0]}, VISITOR,
-         "Every family is down. Dreamy Dan has the most tricks and asks first for whole "
-         "families."),
+        (
+            {
+                "type": "claim",
+                "player": 2,
+                "target": 0,
+                "family": "Twizzle",
+                "words": hf.ask_words(hf.family_words("Twizzle")),
+            },
+            VISITOR,
+            "Dreamy Dot asks you: “Please may I have the Twizzle family?”",
+        ),
+        (
+            {"type": "give", "player": 2, "to": 1, "card": "cap-1"},
+            VISITOR,
+            "Dreamy Dot: “Here you are.”",
+        ),
+        (
+            {"type": "give", "player": 0, "to": 1, "card": "cap-1"},
+            VISITOR,
+            "You have it, so you hand it over.",
+        ),
+        (
+            {"type": "hand-over", "player": 1, "to": 0, "family": "Twizzle"},
+            VISITOR,
+            "Dreamy Dan: “Here you are.”",
+        ),
+        (
+            {"type": "refuse", "player": 2, "asker": 1, "card": "cap-1", "words": hf.REFUSAL},
+            VISITOR,
+            "Dreamy Dot: “I'm sorry, you can't.”",
+        ),
+        (
+            {"type": "refuse", "player": 0, "asker": 1, "card": "cap-1", "words": hf.REFUSAL},
+            VISITOR,
+            "You haven't got it: “I'm sorry, you can't.”",
+        ),
+        (
+            {"type": "deal", "dealer": 2, "moves": []},
+            ONLOOKER,
+            "Player 3 deals the cards round singly, face down.",
+        ),
+        (
+            {"type": "deal", "dealer": 0, "moves": []},
+            VISITOR,
+            "You deal the cards round singly, face down.",
+        ),
+        (
+            {"type": "trick", "player": 0, "family": "Twizzle", "at_deal": False},
+            VISITOR,
+            "You lay down the Twizzle family!",
+        ),
+        (
+            {"type": "trick", "player": 1, "family": "Twizzle", "at_deal": True},
+            ONLOOKER,
+            "Player 2 lays down the Twizzle family.",
+        ),
+        (
+            {"type": "pass", "player": 0, "to": 1},
+            VISITOR,
+            "You have no cards left, so the turn passes on.",
+        ),
+        (
+            {"type": "variation", "player": 0, "tricks": [2, 1, 0]},
+            VISITOR,
+            "Every family is down. You have the most tricks and ask first for whole families.",
+        ),
+        (
+            {"type": "variation", "player": 1, "tricks": [1, 2, 0]},
+            VISITOR,
+            "Every family is down. Dreamy Dan has the most tricks and asks first for whole "
+            "families.",
+        ),
         ({"type": "game-over", "winners": [0]}, VISITOR, "Game over: you win!"),
-        ({"type": "game-over", "winners": [0, 2]}, VISITOR,
-         "Game over: you share the win with Dreamy Dot!"),
-        ({"type": "game-over", "winners": [1, 2]}, ONLOOKER,
-         "Game over: Player 2 and Player 3 win."),
+        (
+            {"type": "game-over", "winners": [0, 2]},
+            VISITOR,
+            "Game over: you share the win with Dreamy Dot!",
+        ),
+        (
+            {"type": "game-over", "winners": [1, 2]},
+            ONLOOKER,
+            "Game over: Player 2 and Player 3 win.",
+        ),
         ({"type": "shuffle", "moves": []}, VISITOR, ""),
         ({"type": "sort", "moves": []}, VISITOR, ""),
         ({"type": "turn", "player": 1}, VISITOR, ""),
     ],
-)  # fmt: skip
+)
 def test_each_event_is_said_from_the_hearers_seat(event, hearer, words):
     assert hfw.event_words(event, hearer) == words
 
@@ -106,8 +162,10 @@ def test_cards_are_named_as_they_are_asked_for(name, family, master, spoken):
 
 
 def test_a_spoken_deck_renames_only_the_names():
-    deck = [Card("cap-1", "Cap", "Twizzle", family="Twizzle", face="tw/cap"),
-            Card("lady-1", "The Lady", "Sally", family="Sally", face="tw/lady")]  # fmt: skip
+    deck = [
+        Card("cap-1", "Cap", "Twizzle", family="Twizzle", face="tw/cap"),
+        Card("lady-1", "The Lady", "Sally", family="Sally", face="tw/lady"),
+    ]
     spoken = hfw.spoken_deck(deck, masters={"tw/lady"})
     assert [c.name for c in spoken] == ["Twizzle's cap", "Sally's master card"]
     assert [(c.id, c.family, c.face) for c in spoken] == [(c.id, c.family, c.face) for c in deck]

@@ -39,7 +39,11 @@ def test_ok(tree):
     assert body["status"] == "ok"
     assert body["content"]["problems"] == []
     assert {k: body["content"][k] for k in ("files", "sets", "games", "notes", "pages")} == {
-        "files": 4, "sets": 1, "games": 1, "notes": 1, "pages": 1,
+        "files": 4,
+        "sets": 1,
+        "games": 1,
+        "notes": 1,
+        "pages": 1,
     }
     assert len(body["content"]["version"]) == 12
 

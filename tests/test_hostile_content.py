@@ -52,9 +52,9 @@ EXPECTED = {
 def huge_value() -> str:
     """A 20 MB value in otherwise ordinary front matter."""
     return (
-        "---\nkind: note\nslug: huge-value\ntitle: Huge\nsummary: \""
+        '---\nkind: note\nslug: huge-value\ntitle: Huge\nsummary: "'
         + "x" * 20_000_000
-        + "\"\nsources:\n  - title: tests\n---\nBody.\n"
+        + '"\nsources:\n  - title: tests\n---\nBody.\n'
     )
 
 
@@ -81,9 +81,12 @@ def checked(tmp_path_factory):
         (folder / "notes" / name).write_text(hostile_text(name), encoding="utf-8")
     started = time.monotonic()
     done = subprocess.run(
-        [str(KIOSK), "check", str(folder)], capture_output=True, text=True,
-        timeout=CHECK_SECONDS * 3, preexec_fn=_cap_memory,
-    )  # fmt: skip
+        [str(KIOSK), "check", str(folder)],
+        capture_output=True,
+        text=True,
+        timeout=CHECK_SECONDS * 3,
+        preexec_fn=_cap_memory,
+    )
     return folder, done, time.monotonic() - started
 
 
@@ -148,9 +151,9 @@ def test_a_new_hostile_file_is_named_and_the_rest_is_served(live, name):
     assert [p.split(":")[0] for p in problems] == [f"content/notes/{name}"]
     quick(client, "/sets/misc-869-1986")
     (folder / "games" / "snap.md").write_text(
-        (folder / "games" / "snap.md").read_text(encoding="utf-8").replace(
-            "title: ", "title: Edited ", 1
-        ),
+        (folder / "games" / "snap.md")
+        .read_text(encoding="utf-8")
+        .replace("title: ", "title: Edited ", 1),
         encoding="utf-8",
     )
     assert "Edited " in quick(client, "/games/snap")  # edits to other files still show

@@ -12,7 +12,6 @@ import json
 import os
 import shutil
 import subprocess
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -63,6 +62,7 @@ POSTS = {
 }
 KIOSK_GETS = {"kiosk-home": "/", "kiosk-set": SNAP_SET, "kiosk-attract": "/attract/1"}
 
+
 def vnu_command() -> list[str] | None:
     """``java -jar vnu.jar`` when both are installed, else None."""
     java = shutil.which("java")
@@ -99,10 +99,13 @@ def pages(tmp_path: Path, client: FlaskClient) -> Path:
 
 def errors_of(report: str, folder: Path) -> list[str]:
     """The checker's JSON report as lines ``file:line: message``."""
-    said: Callable[[dict], str] = lambda m: (  # noqa: E731
-        f"{Path(m.get('url', '')).name}:{m.get('lastLine', '?')}: {m.get('message')}"
-        f" [{m.get('extract', '').strip()[:80]}]"
-    )
+
+    def said(m: dict) -> str:
+        return (
+            f"{Path(m.get('url', '')).name}:{m.get('lastLine', '?')}: {m.get('message')}"
+            f" [{m.get('extract', '').strip()[:80]}]"
+        )
+
     return [said(m) for m in json.loads(report)["messages"] if m.get("type") == "error"]
 
 

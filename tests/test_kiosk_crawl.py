@@ -211,20 +211,30 @@ def kiosk_crawl(kiosk_app) -> Crawl:
 def test_the_crawl_reaches_every_page_type(kiosk_crawl):
     got = {(method, urlsplit(url).path) for (method, url) in kiosk_crawl.visits}
     wanted = [
-        ("GET", r"^/$"), ("GET", r"^/sets/$"), ("GET", r"^/sets/[\w-]+$"),
-        ("GET", r"^/games/$"), ("GET", r"^/games/[\w-]+$"), ("GET", r"^/notes/[\w-]+$"),
-        ("GET", r"^/pages/[\w-]+$"), ("GET", r"^/rules/$"), ("GET", r"^/rules/[\w-]+/[\w-]+$"),
-        ("GET", r"^/rules/[\w-]+/[\w-]+/\d+$"), ("GET", r"^/static/css/"),
-        ("GET", r"^/static/.*\.js$"), ("GET", r"^/cards/"),
+        ("GET", r"^/$"),
+        ("GET", r"^/sets/$"),
+        ("GET", r"^/sets/[\w-]+$"),
+        ("GET", r"^/games/$"),
+        ("GET", r"^/games/[\w-]+$"),
+        ("GET", r"^/notes/[\w-]+$"),
+        ("GET", r"^/pages/[\w-]+$"),
+        ("GET", r"^/rules/$"),
+        ("GET", r"^/rules/[\w-]+/[\w-]+$"),
+        ("GET", r"^/rules/[\w-]+/[\w-]+/\d+$"),
+        ("GET", r"^/static/css/"),
+        ("GET", r"^/static/.*\.js$"),
+        ("GET", r"^/cards/"),
         # the setup page, a started game and a move in it, for each game
-        ("GET", r"^/sets/[\w-]+/play$"), ("POST", r"^/sets/[\w-]+/play$"),
+        ("GET", r"^/sets/[\w-]+/play$"),
+        ("POST", r"^/sets/[\w-]+/play$"),
         ("POST", r"^/sets/[\w-]+/play/act$"),
         ("GET", r"^/sets/[\w-]+/play/happy-families$"),
         ("POST", r"^/sets/[\w-]+/play/happy-families$"),
         ("POST", r"^/sets/[\w-]+/play/happy-families/act$"),
-        ("GET", r"^/sets/[\w-]+/play/snitchems$"), ("POST", r"^/sets/[\w-]+/play/snitchems$"),
+        ("GET", r"^/sets/[\w-]+/play/snitchems$"),
+        ("POST", r"^/sets/[\w-]+/play/snitchems$"),
         ("POST", r"^/sets/[\w-]+/play/snitchems/act$"),
-    ]  # fmt: skip
+    ]
     for method, pattern in wanted:
         assert any(m == method and re.search(pattern, p) for m, p in got), (method, pattern)
     for rules in ("/rules/snap/", "/rules/happy-families/", "/rules/snitchems/"):

@@ -107,7 +107,9 @@ def test_the_text_size_control_is_three_toggle_buttons():
     assert [b["data-set-text-size"] for b in buttons] == ["standard", "large", "largest"]
     assert [b["aria-pressed"] for b in buttons] == ["true", "false", "false"]
     assert [b.get_text(" ", strip=True) for b in buttons] == [
-        "A Standard text", "A Large text", "A Largest text"
+        "A Standard text",
+        "A Large text",
+        "A Largest text",
     ]
 
 
@@ -131,8 +133,14 @@ def test_the_countdown_defaults_to_thirty_seconds():
 
 def test_a_short_countdown_is_raised_to_twenty_seconds_in_production(caplog):
     with caplog.at_level(logging.WARNING, logger="kiosk.web.attract"):
-        app = create_app({"SECRET_KEY": "a-real-secret", "KIOSK_MODE": True,
-                          "COUNTDOWN_SECONDS": 5, "IDLE_SECONDS": 2})
+        app = create_app(
+            {
+                "SECRET_KEY": "a-real-secret",
+                "KIOSK_MODE": True,
+                "COUNTDOWN_SECONDS": 5,
+                "IDLE_SECONDS": 2,
+            }
+        )
     assert app.config["COUNTDOWN_SECONDS"] == MIN_COUNTDOWN_SECONDS
     assert app.config["IDLE_SECONDS"] == 10
     assert "COUNTDOWN_SECONDS=5 is below the minimum of 20 s: using 20" in caplog.text

@@ -43,8 +43,9 @@ def recipe() -> str:
     text = (ROOT / "docs" / "deployment.md").read_text(encoding="utf-8")
     found = re.search(
         r"<!-- nginx recipe: begin -->\s*```nginx\n(.*?)```\s*<!-- nginx recipe: end -->",
-        text, re.S,
-    )  # fmt: skip
+        text,
+        re.S,
+    )
     assert found, "docs/deployment.md has no nginx recipe between its markers"
     return found.group(1)
 
@@ -116,18 +117,41 @@ def front(tmp_path_factory) -> Iterator[int]:
     processes: list[subprocess.Popen] = []
     try:
         for port in apps:
-            processes.append(subprocess.Popen(
-                [sys.executable, "-m", "gunicorn", "-w", "1", "-b", f"127.0.0.1:{port}",
-                 "kiosk:create_app()"],
-                cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            ))  # fmt: skip
+            processes.append(
+                subprocess.Popen(
+                    [
+                        sys.executable,
+                        "-m",
+                        "gunicorn",
+                        "-w",
+                        "1",
+                        "-b",
+                        f"127.0.0.1:{port}",
+                        "kiosk:create_app()",
+                    ],
+                    cwd=ROOT,
+                    env=env,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                )
+            )
         port = free_port()
         (folder / "nginx.conf").write_text(nginx_conf(folder, port, apps), encoding="utf-8")
-        processes.append(subprocess.Popen(
-            [NGINX, "-p", str(folder), "-c", str(folder / "nginx.conf"),
-             "-e", str(folder / "error.log")],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        ))  # fmt: skip
+        processes.append(
+            subprocess.Popen(
+                [
+                    NGINX,
+                    "-p",
+                    str(folder),
+                    "-c",
+                    str(folder / "nginx.conf"),
+                    "-e",
+                    str(folder / "error.log"),
+                ],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+        )
         for each, process in zip([*apps, port], processes, strict=True):
             wait_until_listening(each, process, f"process on {each}")
         deadline = time.monotonic() + BOOT_SECONDS
@@ -142,8 +166,12 @@ def front(tmp_path_factory) -> Iterator[int]:
 
 
 def fetch(
-    port: int, path: str, form: dict[str, str] | None = None, host: str = HOST,
-    headers: dict[str, str] | None = None, body: bytes | None = None,
+    port: int,
+    path: str,
+    form: dict[str, str] | None = None,
+    host: str = HOST,
+    headers: dict[str, str] | None = None,
+    body: bytes | None = None,
 ) -> tuple[int, str, dict[str, str]]:
     """One request through nginx on a fresh connection: (status, body, headers)."""
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
@@ -168,14 +196,16 @@ def token_of(body: str) -> str:
 def test_a_game_alternates_between_the_two_processes(front):
     status, body, _ = fetch(front, f"/sets/{SET}/play", {"bots": "1", "level": "medium"})
     assert status == 200, body[:500]
-    status, body, _ = fetch(front, f"/sets/{SET}/play/act", {"token": token_of(body),
-                                                               "act": "auto-on"})  # fmt: skip
+    status, body, _ = fetch(
+        front, f"/sets/{SET}/play/act", {"token": token_of(body), "act": "auto-on"}
+    )
     assert status == 200, body[:500]
     served: list[str] = []
     for _ in range(MOVES):
         token = token_of(body)
-        status, body, headers = fetch(front, f"/sets/{SET}/play/act",
-                                      {"token": token, "act": "next"})  # fmt: skip
+        status, body, headers = fetch(
+            front, f"/sets/{SET}/play/act", {"token": token, "act": "next"}
+        )
         assert status == 200, body[:500]
         assert token_of(body) != token
         served.append(headers["X-Upstream"])
@@ -191,9 +221,10 @@ def test_a_forged_host_gets_no_answer(front, path):
 
 def test_a_forged_forwarded_host_is_dropped(front):
     status, body, _ = fetch(
-        front, "/oembed?url=http://kiosk.example.org/sets/",
+        front,
+        "/oembed?url=http://kiosk.example.org/sets/",
         headers={"X-Forwarded-Host": "evil.example", "X-Forwarded-Proto": "https"},
-    )  # fmt: skip
+    )
     assert status == 200
     assert "evil.example" not in body
     assert '"provider_url":"http://kiosk.example.org/"' in body.replace(" ", "")
@@ -207,7 +238,11 @@ def test_a_redirect_names_only_our_host(front):
 
 
 def test_a_large_body_is_refused_by_nginx(front):
-    status, _, headers = fetch(front, f"/sets/{SET}/play", body=b"x" * (1024 * 1024),
-                               headers={"Content-Type": "application/x-www-form-urlencoded"})
+    status, _, headers = fetch(
+        front,
+        f"/sets/{SET}/play",
+        body=b"x" * (1024 * 1024),
+        headers={"Content-Type": "application/x-www-form-urlencoded"},
+    )
     assert status == 413
     assert "X-Upstream" not in headers or headers["X-Upstream"] == ""  # never reached the app

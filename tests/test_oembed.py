@@ -16,8 +16,14 @@ def oembed(client, **params):
 
 @pytest.mark.parametrize(
     "path",
-    ["/", "/sets/misc-869-1986", "/games/snap", "/rules/snap/classic/1", "/pages/about",
-     "/sets/snap-standard-deck/play"],
+    [
+        "/",
+        "/sets/misc-869-1986",
+        "/games/snap",
+        "/rules/snap/classic/1",
+        "/pages/about",
+        "/sets/snap-standard-deck/play",
+    ],
 )
 def test_rich_iframe_for_our_pages(client, path):
     response = oembed(client, url=BASE + path, format="json")
@@ -77,10 +83,17 @@ def test_an_empty_format_means_json(client):
     assert oembed(client, url=BASE + "/", format="").get_json()["type"] == "rich"
 
 
-@pytest.mark.parametrize("params", [{}, {"url": ""}, {"url": BASE + "/", "maxwidth": "wide"},
-                                    {"url": BASE + "/", "maxheight": "-5"},
-                                    {"url": BASE + "/", "maxwidth": "\u00b9"},
-                                    {"url": BASE + "/", "maxwidth": "\u0663"}])
+@pytest.mark.parametrize(
+    "params",
+    [
+        {},
+        {"url": ""},
+        {"url": BASE + "/", "maxwidth": "wide"},
+        {"url": BASE + "/", "maxheight": "-5"},
+        {"url": BASE + "/", "maxwidth": "\u00b9"},
+        {"url": BASE + "/", "maxwidth": "\u0663"},
+    ],
+)
 def test_missing_url_or_bad_sizes_are_400(client, params):
     assert oembed(client, **params).status_code == 400
 
@@ -116,8 +129,10 @@ def test_the_offered_frame_displays_on_another_site(client):
     assert framed.headers["Content-Security-Policy"].endswith("frame-ancestors *")
 
 
-@pytest.mark.parametrize(("setting", "status"), [("'self'", 404), ("'none'", 404),
-                                                 ("'self' https://school.example", 200)])
+@pytest.mark.parametrize(
+    ("setting", "status"),
+    [("'self'", 404), ("'none'", 404), ("'self' https://school.example", 200)],
+)
 def test_no_frame_is_offered_where_no_other_site_may_show_it(setting, status):
     """An embed only the kiosk may frame would be a blank box on the asker's site: not offered."""
     from kiosk import create_app

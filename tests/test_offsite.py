@@ -119,9 +119,11 @@ def test_qr_encodes_exactly_the_url(url):
     escaped = segno.make(url.replace("&", "&amp;"), error="m", micro=False)
     if "&" in url:
         assert modules_of(svg) != {
-            (r, c) for r, line in enumerate(escaped.matrix_iter(border=4))
-            for c, bit in enumerate(line) if bit
-        }  # fmt: skip
+            (r, c)
+            for r, line in enumerate(escaped.matrix_iter(border=4))
+            for c, bit in enumerate(line)
+            if bit
+        }
 
 
 def test_qr_svg_is_well_formed_sized_and_has_no_style():
@@ -190,7 +192,7 @@ def test_unsafe_links_become_plain_text(html):
         '<p>See <a href="/notes/golliwog" rel="noopener noreferrer">our note</a>.</p>',
         '<p><a href="#cards">Cards</a> and <a href="sets/">sets</a> &amp; more &lt;3</p>',
         '<ul><li><a href="/sets/?a=1&amp;b=2" title="A &quot;quote&quot;">x</a></li></ul>',
-        "<p>No links at all, an <abbr title=\"about\">abbr</abbr> and a<br>break.</p>",
+        '<p>No links at all, an <abbr title="about">abbr</abbr> and a<br>break.</p>',
     ],
 )
 def test_relative_links_are_untouched(html):
@@ -248,8 +250,10 @@ def test_every_kind_of_leaving_is_caught(href, shown):
 
 
 def test_image_link_is_named_by_its_alt_text():
-    out = offsite.rewrite('<p><a href="https://example.org/"><img src="/media/images/a.jpg" '
-                          'alt="The box lid"></a></p>')  # fmt: skip
+    out = offsite.rewrite(
+        '<p><a href="https://example.org/"><img src="/media/images/a.jpg" '
+        'alt="The box lid"></a></p>'
+    )
     page = soup(out)
     assert page.find("img")["alt"] == "The box lid"
     assert page.find("svg")["aria-label"] == "QR code: scan to open The box lid on your phone"
@@ -317,7 +321,9 @@ def test_filter_is_registered_for_templates(kiosk_app):
         template = kiosk_app.jinja_env.from_string(
             "{{ html|offsite }}|{{ offsite_url(url, 'Pagat') }}"
         )
-        out = template.render(html='<a href="mailto:a@b.example">mail</a>', url="https://p.example/")
+        out = template.render(
+            html='<a href="mailto:a@b.example">mail</a>', url="https://p.example/"
+        )
     assert out.count("offsite__qr") == 2 and "<a" not in out
 
 

@@ -297,8 +297,9 @@ def test_sets_list(client):
     assert soup.select_one("nav.breadcrumbs a[href='/']")
 
 
-@pytest.mark.parametrize("url", ["/", "/sets/", "/games/", "/games/snap", "/notes/golliwog",
-                                 "/pages/about", "/patterns"])
+@pytest.mark.parametrize(
+    "url", ["/", "/sets/", "/games/", "/games/snap", "/notes/golliwog", "/pages/about", "/patterns"]
+)
 def test_flagged_faces_never_appear_uncovered(client, url):
     soup = get_page(client, url)
     for img in soup.find_all("img"):
@@ -517,10 +518,20 @@ def test_plain_pages(client, slug):
 def test_pattern_library_shows_every_component(client):
     soup = get_page(client, "/patterns")
     for selector in (
-        ".button--primary", ".button--quiet", ".button--light", "button.button",
-        ".notice--warning", ".notice:not(.notice--warning)", "dl.facts", ".not-recorded",
-        ".card-tile--flagged [data-cover] button", ".card-img--back", ".tile--set",
-        "nav.breadcrumbs", ".prose a", ".sources",
+        ".button--primary",
+        ".button--quiet",
+        ".button--light",
+        "button.button",
+        ".notice--warning",
+        ".notice:not(.notice--warning)",
+        "dl.facts",
+        ".not-recorded",
+        ".card-tile--flagged [data-cover] button",
+        ".card-img--back",
+        ".tile--set",
+        "nav.breadcrumbs",
+        ".prose a",
+        ".sources",
     ):
         assert soup.select(selector), selector
 
@@ -626,9 +637,7 @@ def test_css_has_target_rules():
     selectors = target_selectors()
     for needed in (".button", ".nav-link", ".skip-link", ".tile-link", ".prose a"):
         assert needed in selectors
-    widths = [
-        s for sel, d in RULES if px(d.get("min-width", "0")) >= 48 for s in sel
-    ]
+    widths = [s for sel, d in RULES if px(d.get("min-width", "0")) >= 48 for s in sel]
     assert ".button" in widths and ".nav-link" in widths
 
 
@@ -665,11 +674,21 @@ def rule(selector: str) -> dict[str, str]:
 @pytest.mark.parametrize(
     ("fg", "bg"),
     [
-        ("--ink", "--paper"), ("--ink", "--card"), ("--ink-soft", "--paper"),
-        ("--ink-soft", "--paper-2"), ("--ink-soft", "--card"), ("--blue", "--paper"),
-        ("--blue", "--card"), ("--red", "--paper"), ("--red", "--card"),
-        ("--red", "--warning-bg"), ("--ink", "--warning-bg"), ("--ink", "--info-bg"),
-        ("--cream", "--navy"), ("--focus", "--cover"), ("--blue", "--info-bg"),
+        ("--ink", "--paper"),
+        ("--ink", "--card"),
+        ("--ink-soft", "--paper"),
+        ("--ink-soft", "--paper-2"),
+        ("--ink-soft", "--card"),
+        ("--blue", "--paper"),
+        ("--blue", "--card"),
+        ("--red", "--paper"),
+        ("--red", "--card"),
+        ("--red", "--warning-bg"),
+        ("--ink", "--warning-bg"),
+        ("--ink", "--info-bg"),
+        ("--cream", "--navy"),
+        ("--focus", "--cover"),
+        ("--blue", "--info-bg"),
     ],
 )
 def test_palette_contrast_is_aa(fg, bg):

@@ -74,9 +74,17 @@ def test_a_photograph_of_the_object_shows_its_credit(client):
 
 @pytest.mark.parametrize(
     "url",
-    ["/sets/misc-869-1986", "/sets/misc-869-1986?view=golly-oh-golly", "/sets/",
-     "/", "/embed/sets/misc-869-1986", "/embed/sets/misc-869-1986?view=golly-oh-golly",
-     "/sets/misc-869-1986/print", "/notes/golliwog", "/patterns"],
+    [
+        "/sets/misc-869-1986",
+        "/sets/misc-869-1986?view=golly-oh-golly",
+        "/sets/",
+        "/",
+        "/embed/sets/misc-869-1986",
+        "/embed/sets/misc-869-1986?view=golly-oh-golly",
+        "/sets/misc-869-1986/print",
+        "/notes/golliwog",
+        "/patterns",
+    ],
 )
 def test_a_flagged_cards_photograph_is_never_shown(client, url):
     html = client.get(url).get_data(as_text=True)
@@ -99,4 +107,3 @@ def test_the_attract_loop_never_shows_it(tmp_path):
         if response.status_code == 404:
             break
         assert "golly.png" not in response.get_data(as_text=True)
-

@@ -79,8 +79,15 @@ def advance_until(client, app, slug, token, wanted, limit=1500):
         if state.over or state.out[play.HUMAN]:
             deals += 1
             assert deals < 5, "the wanted moment never came in five deals"
-            token = token_of(start(client, slug, bots=str(setup["players"] - 1),
-                                   level=setup["level"], variant=setup["variant"]))  # fmt: skip
+            token = token_of(
+                start(
+                    client,
+                    slug,
+                    bots=str(setup["players"] - 1),
+                    level=setup["level"],
+                    variant=setup["variant"],
+                )
+            )
             continue
         legal = {a["type"] for a in snap.legal_actions(state, play.HUMAN)}
         response = act(client, slug, token, "turn" if "turn" in legal else "next")
@@ -154,8 +161,9 @@ def test_card_pictures_kept_per_mount_point_stay_inside_the_embed(client):
 
     for mount in ("/embed", "", "/embed"):  # the embed again, after the kiosk's own
         first = client.post(f"{mount}/sets/{STANDARD}/play", data={"bots": "1"})
-        turned = client.post(f"{mount}/sets/{STANDARD}/play/act",
-                             data={"token": token_of(first), "act": "turn"})  # fmt: skip
+        turned = client.post(
+            f"{mount}/sets/{STANDARD}/play/act", data={"token": token_of(first), "act": "turn"}
+        )
         srcs = pictures(first) + pictures(turned)
         assert any("/back" not in src for src in pictures(turned)), srcs  # a face is shown
         assert all(src.startswith(f"{mount}/cards/") for src in srcs), (mount, srcs)
@@ -316,8 +324,9 @@ def test_auto_turn(app, client):
 
 
 def test_snap_on_a_match_wins_the_cards(app, client):
-    token = advance_until(client, app, STANDARD, token_of(start(client, level="easy")),
-                          match_showing)  # fmt: skip
+    token = advance_until(
+        client, app, STANDARD, token_of(start(client, level="easy")), match_showing
+    )
     game = game_of(app, token)
     turn = game.state.window.turn
     response = act(client, STANDARD, token, "snap", turn=turn, reaction_ms="100")
@@ -333,8 +342,9 @@ def test_too_slow(app, client):
         w = state.window
         return match_showing(state) and any(c[2] == "snap" for c in w.bot_calls)
 
-    token = advance_until(client, app, STANDARD, token_of(start(client, level="hard")),
-                          bot_calls_first)  # fmt: skip
+    token = advance_until(
+        client, app, STANDARD, token_of(start(client, level="hard")), bot_calls_first
+    )
     turn = game_of(app, token).state.window.turn
     response = act(client, STANDARD, token, "snap", turn=turn, reaction_ms="59000")
     assert re.search(r"Too slow! Speedy Sid called Snap! first", status_text(response))
@@ -403,8 +413,9 @@ def test_a_reaction_that_is_no_number_reads_as_nan(raw):
 
 
 def a_match_to_call(app, client, level: str = "hard") -> tuple[str, int]:
-    token = advance_until(client, app, STANDARD, token_of(start(client, level=level)),
-                          match_showing)  # fmt: skip
+    token = advance_until(
+        client, app, STANDARD, token_of(start(client, level=level)), match_showing
+    )
     return token, game_of(app, token).state.window.turn
 
 
@@ -453,8 +464,13 @@ def test_a_match_stays_on_the_table_as_long_as_at_the_slowest_level(app, client,
     with app.test_request_context():
         pace = play.pace_ms(game)
     assert pace is not None and pace >= play.MATCH_OPEN_MS == play.PACE_MS["easy"]
-    quiet = advance_until(client, app, STANDARD, token, lambda s: not play.has_to_settle(s)
-                          and snap.to_move(s) != [play.HUMAN])  # fmt: skip
+    quiet = advance_until(
+        client,
+        app,
+        STANDARD,
+        token,
+        lambda s: not play.has_to_settle(s) and snap.to_move(s) != [play.HUMAN],
+    )
     game = play.Game(tokens_record(app, quiet), game_of(app, quiet).state, [])
     with app.test_request_context():
         assert play.pace_ms(game) == play.PACE_MS[level]  # other cards keep the level's pace
@@ -492,9 +508,10 @@ def test_a_short_game_ends_with_a_result(client):
     assert result.find("a", href="/rules/snap/classic")
     assert page.find(id="game")["data-over"] == "1"
     assert not page.find(id="snap-button")
-    again = client.post(f"/sets/{STANDARD}/play", data={
-        i["name"]: i["value"] for i in result.find_all("input", attrs={"type": "hidden"})
-    })  # fmt: skip
+    again = client.post(
+        f"/sets/{STANDARD}/play",
+        data={i["name"]: i["value"] for i in result.find_all("input", attrs={"type": "hidden"})},
+    )
     assert again.status_code == 200 and soup(again).find(id="snap-button")
 
 
@@ -508,8 +525,9 @@ def _tampered(app, token):
 
 def _other_game(app, token):
     with app.app_context():
-        return tokens.dump(tokens.GameRecord(game="snitchems", set_slug=STANDARD, options={},
-                                             nonce="n"))  # fmt: skip
+        return tokens.dump(
+            tokens.GameRecord(game="snitchems", set_slug=STANDARD, options={}, nonce="n")
+        )
 
 
 def _other_set(app, token):
@@ -556,9 +574,19 @@ def _bad_options(app, token):
         _illegal_action,
         _bad_options,
     ],
-    ids=["missing", "garbage", "truncated", "tampered", "other-game", "other-set",
-         "cards-changed", "bad-action", "illegal-action", "bad-options"],
-)  # fmt: skip
+    ids=[
+        "missing",
+        "garbage",
+        "truncated",
+        "tampered",
+        "other-game",
+        "other-set",
+        "cards-changed",
+        "bad-action",
+        "illegal-action",
+        "bad-options",
+    ],
+)
 def test_bad_tokens_get_a_friendly_400(app, client, spoil):
     token = token_of(start(client))
     response = act(client, STANDARD, spoil(app, token), "next")
@@ -669,8 +697,23 @@ def test_older_tokens_list_actions_still_read(old, action):
 
 @pytest.mark.parametrize(
     "item",
-    [["z", 0], "t", ["t"], ["t", 0, 1], ["c", 0, 1], None, 5, "", "z0", "tx", "t0:1", "c0:1",
-     "c0:1:2:3", "c0:x:1", "x0:"],
+    [
+        ["z", 0],
+        "t",
+        ["t"],
+        ["t", 0, 1],
+        ["c", 0, 1],
+        None,
+        5,
+        "",
+        "z0",
+        "tx",
+        "t0:1",
+        "c0:1",
+        "c0:1:2:3",
+        "c0:x:1",
+        "x0:",
+    ],
 )
 def test_unreadable_actions_are_malformed(item):
     with pytest.raises(tokens.BadToken) as caught:
@@ -699,8 +742,12 @@ def fresh_state(app, token: str, slug: str = STANDARD) -> snap.SnapState:
     with app.test_request_context():
         record = tokens.load(token, "snap")
         deck = play.deck_of(play.set_or_404(slug))
-        return snap.replay(deck, snap.options_from_json(record.options),
-                           tokens.seed_for(record.nonce), play.decode_actions(record.actions))
+        return snap.replay(
+            deck,
+            snap.options_from_json(record.options),
+            tokens.seed_for(record.nonce),
+            play.decode_actions(record.actions),
+        )
 
 
 def without_token(response) -> str:
@@ -766,7 +813,7 @@ def test_a_tampered_token_never_reaches_the_cache(app, client):
     middle = len(token) // 3  # inside the signed payload (compressed: after the first ".")
     assert token[middle] != "."
     swapped = "A" if token[middle] != "A" else "B"
-    forged = token[:middle] + swapped + token[middle + 1:]
+    forged = token[:middle] + swapped + token[middle + 1 :]
     response = act(client, STANDARD, forged, "turn")
     assert response.status_code == 400
     other = create_app({"TESTING": True, "SECRET_KEY": "someone-else"})
@@ -807,8 +854,9 @@ def test_eviction_bounds_the_cache():
 def test_a_state_that_differs_from_its_record_is_not_kept(app):
     cache = play.StateCache(4)
     with app.test_request_context():
-        game = play.rebuild(tokens.load(token_of(start(app.test_client())), "snap"),
-                            play.set_or_404(STANDARD))  # fmt: skip
+        game = play.rebuild(
+            tokens.load(token_of(start(app.test_client())), "snap"), play.set_or_404(STANDARD)
+        )
     cache.put(("k",), (), game.state)
     assert len(cache) == 1
     game.state.actions += 1  # as after a late call, which the record leaves out
@@ -819,8 +867,9 @@ def test_a_state_that_differs_from_its_record_is_not_kept(app):
 
 def test_only_a_record_that_begins_with_the_kept_actions_takes_the_state(app):
     with app.test_request_context():
-        state = play.rebuild(tokens.load(token_of(start(app.test_client())), "snap"),
-                             play.set_or_404(STANDARD)).state  # fmt: skip
+        state = play.rebuild(
+            tokens.load(token_of(start(app.test_client())), "snap"), play.set_or_404(STANDARD)
+        ).state
     snap.advance(state, [{"type": "turn", "player": 0}, {"type": "turn", "player": 1}])
     kept = ("t0", "t1")
     cache = play.StateCache(4)

@@ -135,16 +135,26 @@ def test_bad_setup_is_400_with_the_setup_again(client, form):
 @pytest.mark.parametrize(
     ("face", "spoken"),
     [
-        (CardFace(name="Trowel", family="Broomstick Man", role="article"),
-         "Broomstick Man's trowel"),
-        (CardFace(name="Stick & Bundle", family="Twizzle", role="article"),
-         "Twizzle's stick & bundle"),
+        (
+            CardFace(name="Trowel", family="Broomstick Man", role="article"),
+            "Broomstick Man's trowel",
+        ),
+        (
+            CardFace(name="Stick & Bundle", family="Twizzle", role="article"),
+            "Twizzle's stick & bundle",
+        ),
         (CardFace(name="Twizzle", family="Twizzle", role="master"), "Twizzle's master card"),
-        (CardFace(name="Sally Cross: article not recorded (2)", family="Sally Cross",
-                  role="article", recorded=False),
-         "Sally Cross's article not recorded (2)"),
+        (
+            CardFace(
+                name="Sally Cross: article not recorded (2)",
+                family="Sally Cross",
+                role="article",
+                recorded=False,
+            ),
+            "Sally Cross's article not recorded (2)",
+        ),
     ],
-)  # fmt: skip
+)
 def test_cards_are_asked_for_by_family_and_name(face, spoken):
     assert pf.spoken_name(face) == spoken
 
@@ -280,8 +290,14 @@ def test_asking_out_of_turn_is_refused(app, client):
 def test_a_stale_step_changes_nothing(app, client):
     response, state = your_turn_game(app, client)
     wanted = next(a for a in hf.legal_actions(state, 0))
-    stale = client.post(ACT, data={"token": fields(response)["token"], "step": "99",
-                                   "move": f"ask:{wanted['target']}:{wanted['card']}"})  # fmt: skip
+    stale = client.post(
+        ACT,
+        data={
+            "token": fields(response)["token"],
+            "step": "99",
+            "move": f"ask:{wanted['target']}:{wanted['card']}",
+        },
+    )
     assert stale.status_code == 200
     assert turn_play.STALE in status_text(stale)
     assert fields(stale)["step"] == fields(response)["step"]
@@ -333,8 +349,9 @@ def play_to_the_end(app, client, response, limit: int = 400) -> tuple[Any, list[
         if state.turn != pf.HUMAN:
             response = act(client, response, "next")
         else:
-            target = next(b["value"] for b in page.select("button.hf-pick")
-                          if not b.has_attr("disabled"))  # fmt: skip
+            target = next(
+                b["value"] for b in page.select("button.hf-pick") if not b.has_attr("disabled")
+            )
             picked = act(client, response, target)
             response = act(client, picked, soup(picked).select("button.hf-offer")[0]["value"])
         assert response.status_code == 200
@@ -342,8 +359,9 @@ def play_to_the_end(app, client, response, limit: int = 400) -> tuple[Any, list[
     raise AssertionError("the game did not end")
 
 
-@pytest.mark.parametrize(("variant", "bots"), [("classic", 2), ("classic", 3), ("variation", 2),
-                                               ("variation", 3)])  # fmt: skip
+@pytest.mark.parametrize(
+    ("variant", "bots"), [("classic", 2), ("classic", 3), ("variation", 2), ("variation", 3)]
+)
 def test_a_whole_game_to_the_result(app, client, variant, bots):
     response, said = play_to_the_end(app, client, start(client, variant=variant, bots=str(bots)))
     page = soup(response)
@@ -355,7 +373,10 @@ def test_a_whole_game_to_the_result(app, client, variant, bots):
     assert rules["href"] == f"/rules/happy-families/{variant}"
     again = page.find("button", string="Play again").find_parent("form")
     assert {i["name"]: i["value"] for i in again.find_all("input")} == {
-        "variant": variant, "level": "remembering", "bots": str(bots)}
+        "variant": variant,
+        "level": "remembering",
+        "bots": str(bots),
+    }
     items = [li.get_text() for li in page.select(".result__list li")]
     assert len(items) == bots + 1
     assert sum(int(re.search(r"(\d+) trick", t).group(1)) for t in items) == 3
@@ -373,8 +394,11 @@ def test_a_remembered_ask_is_explained_in_words(app, client):
     """A computer player asked for a card it saw handed over: it says it remembered."""
     for _ in range(30):
         _, said = play_to_the_end(app, client, start(client, bots="3"))
-        lines = [line for line in said if "and got it, so I asked" in line
-                 or "so I knew" in line or "I remembered" in line]  # fmt: skip
+        lines = [
+            line
+            for line in said
+            if "and got it, so I asked" in line or "so I knew" in line or "I remembered" in line
+        ]
         if lines:
             assert re.search(r"thought: “.+”", lines[0])
             return
@@ -390,8 +414,11 @@ def test_tricks_lie_face_up_in_the_plain_game_and_face_down_in_the_variation(app
             counts = hf.trick_counts(state)
             if any(counts[1:]) or hf.is_over(state):
                 break
-            response = to_your_turn(app, client, act(client, response, "next")) \
-                if state.turn != pf.HUMAN else play_one_ask(client, response)
+            response = (
+                to_your_turn(app, client, act(client, response, "next"))
+                if state.turn != pf.HUMAN
+                else play_one_ask(client, response)
+            )
         seat = next(s for s in (1, 2) if hf.trick_counts(state)[s])
         text = soup(response).find(id=f"seat-{seat}").select_one(".hf-tricks").get_text(" ")
         if face_down:
@@ -418,12 +445,15 @@ def test_a_missing_token_is_the_friendly_400(client):
     assert page.find("a", string="Start a new game")["href"] == SETUP
 
 
-@pytest.mark.parametrize("mangle", [
-    lambda t: t[:-3] + ("AAA" if not t.endswith("AAA") else "BBB"),  # tampered signature
-    lambda t: "not a token at all",
-    lambda t: t.replace(".", "", 1),
-    lambda t: "x" * 70_000,
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "mangle",
+    [
+        lambda t: t[:-3] + ("AAA" if not t.endswith("AAA") else "BBB"),  # tampered signature
+        lambda t: "not a token at all",
+        lambda t: t.replace(".", "", 1),
+        lambda t: "x" * 70_000,
+    ],
+)
 def test_a_bad_token_is_the_friendly_400(client, mangle):
     response = start(client)
     data = {**fields(response), "move": "next"}
@@ -475,8 +505,11 @@ def test_a_signed_record_that_makes_no_game_is_the_friendly_400(app, client, cha
         ("player 3 has no tricks to ask for", 2, "Canny Kate has no tricks left to ask for."),
         ("target must be a seat from 0 to 2", None, "That player is not at this table."),
         ("ask another player, not yourself", 0, "Ask another player, not yourself."),
-        ("you already hold Twizzle's cap", 1,
-         "You can't ask that: you already hold Twizzle's cap."),
+        (
+            "you already hold Twizzle's cap",
+            1,
+            "You can't ask that: you already hold Twizzle's cap.",
+        ),
     ],
 )
 def test_the_engines_refusals_are_said_with_names(app, client, engine_words, target, said):
@@ -505,8 +538,9 @@ def test_a_flagged_family_is_left_out_and_the_page_says_why(tmp_path):
     assert notice is not None and "left out of this game" in notice.get_text()
     assert notice.find("a")["href"] == "/notes/golliwog"
     lead = " ".join(page.find(class_="game__lead").get_text().split())
-    assert lead.endswith("the 2 recorded families of Twizzles Happy Families: Twizzle, "
-                         "Broomstick Man."), lead  # fmt: skip
+    assert lead.endswith(
+        "the 2 recorded families of Twizzles Happy Families: Twizzle, Broomstick Man."
+    ), lead
     game = soup(client.post(SETUP, data={"bots": "2", "level": "forgetful"}))
     assert "Sally Cross" not in " ".join(img.get("alt", "") for img in game.find_all("img"))
     assert "left out of this game" in game.find(attrs={"role": "note"}).get_text()
@@ -542,9 +576,12 @@ def test_the_live_words_are_the_games_words_said_to_the_visitor():
     hearer = hfw.Hearer.at(state, pf.HUMAN)
     assert pf.sentences(state.events, state) == hfw.sentences(state.events, hearer)
     asks = [e for e in state.events if e["type"] == "ask"]
-    assert asks and all(hfw.event_words(e, hearer).startswith(
-        ("You ask ", *(f"{n} asks " for n in pf.BOT_NAMES["forgetful"])))
-        for e in asks)  # fmt: skip
+    assert asks and all(
+        hfw.event_words(e, hearer).startswith(
+            ("You ask ", *(f"{n} asks " for n in pf.BOT_NAMES["forgetful"]))
+        )
+        for e in asks
+    )
 
 
 @pytest.mark.parametrize("limit", [1, 2, 4, 8])

@@ -160,8 +160,9 @@ def test_picking_a_card_shows_its_captures_and_marks_the_table(app, client):
     ]
     assert buttons[0].get_text() == "Capture: " + sn.describe(expected[0], state.cards)
     marked = {li.img["alt"] for li in page.select("#the-table .is-takeable")}
-    assert marked == {f"{state.cards[c].name}, can be captured"
-                      for c in {t for e in expected for t in e.take}}  # fmt: skip
+    assert marked == {
+        f"{state.cards[c].name}, can be captured" for c in {t for e in expected for t in e.take}
+    }
     assert fields(picked)["step"] == fields(response)["step"]
 
 
@@ -226,8 +227,11 @@ def test_laying_a_card_when_no_capture_exists_grows_the_table(app, client):
 def test_a_capture_that_is_not_legal_is_explained(app, client, how):
     response, state = find(app, client, can_capture)
     cap = sn.all_captures(state, ps.HUMAN)[0]
-    legal = {frozenset(c.take) for c in sn.all_captures(state, ps.HUMAN)
-             if c.card == cap.card and c.kind == cap.kind}  # fmt: skip
+    legal = {
+        frozenset(c.take)
+        for c in sn.all_captures(state, ps.HUMAN)
+        if c.card == cap.card and c.kind == cap.kind
+    }
     others = [c for c in state.places["table"] if c not in cap.take]
     candidates = (others, [*cap.take, *others], ["AS"])
     wrong = next(t for t in candidates if t and frozenset(t) not in legal)
@@ -329,8 +333,9 @@ def test_a_whole_game_of_eight_deals(app, client, level):
 
 def test_the_beginner_keeps_its_thoughts_to_itself(app, client):
     response = start(client, "beginner")
-    response, _ = advance(app, client, response,
-                          lambda s: not sn.is_over(s) and s.turn == ps.COMPUTER)  # fmt: skip
+    response, _ = advance(
+        app, client, response, lambda s: not sn.is_over(s) and s.turn == ps.COMPUTER
+    )
     assert "thought" not in status_text(act(client, response, "next"))
 
 
@@ -354,9 +359,7 @@ def test_a_tampered_token_is_the_friendly_400(client):
     data["token"] = data["token"][:-2] + ("AA" if not data["token"].endswith("AA") else "BB")
     bad = client.post(ACT, data=data)
     assert bad.status_code == 400
-    assert "changed" in bad.get_data(as_text=True) or "could not read" in bad.get_data(
-        as_text=True
-    )
+    assert "changed" in bad.get_data(as_text=True) or "could not read" in bad.get_data(as_text=True)
 
 
 def test_an_expired_token_is_the_friendly_400():

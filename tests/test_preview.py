@@ -14,8 +14,16 @@ from kiosk.config import ROOT
 
 BROKEN = "---\nkind: note\nslug: broken\ntitle: Broken: a colon\nsummary: S.\n---\nText.\n"
 WHERE = "content/notes/broken.md:4:14"
-PAGES = ("/", "/sets/", "/sets/misc-869-1986", "/notes/golliwog", "/games/snap",
-         "/rules/snap/classic/3", "/sets/misc-869-1986/play", "/no/such/page")
+PAGES = (
+    "/",
+    "/sets/",
+    "/sets/misc-869-1986",
+    "/notes/golliwog",
+    "/games/snap",
+    "/rules/snap/classic/3",
+    "/sets/misc-869-1986/play",
+    "/no/such/page",
+)
 
 
 def content_with(tmp_path: Path, broken: int = 1) -> Path:
@@ -43,8 +51,10 @@ def test_every_page_shows_the_problems_in_preview(tmp_path, url):
     )
     assert bar is not None, url
     items = [li.get_text(" ", strip=True) for li in bar.select(".problem-list li")]
-    assert items == [f"{WHERE} YAML: mapping values are not allowed here: put the value in"
-                     " quotes if it contains ': '"]
+    assert items == [
+        f"{WHERE} YAML: mapping values are not allowed here: put the value in"
+        " quotes if it contains ': '"
+    ]
     assert bar.select_one("a[href='/curators/problems']")
 
 
@@ -65,9 +75,7 @@ def test_the_bar_lists_five_and_links_to_them_all(tmp_path):
     bar = soup_of(client, "/").select_one(".preview-bar")
     assert len(bar.select(".problem-list li")) == 5
     assert "7 problems" in bar.get_text()
-    assert bar.select_one("a[href='/curators/problems']").get_text() == (
-        "All content problems (7)"
-    )
+    assert bar.select_one("a[href='/curators/problems']").get_text() == ("All content problems (7)")
     page = soup_of(client, "/curators/problems")
     assert len(page.select("#problems-heading + ul li")) == 7
 

@@ -61,9 +61,14 @@ def run(command: str) -> subprocess.CompletedProcess[str]:
     """Run a line in bash from the repository's folder, with the environment a shell has."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("KIOSK_", "FLASK_"))}
     return subprocess.run(
-        ["bash", "-c", command], cwd=ROOT, env=env, capture_output=True, text=True,
-        timeout=120, check=False,
-    )  # fmt: skip
+        ["bash", "-c", command],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
 
 
 LINES = command_lines(README.read_text(encoding="utf-8"))
@@ -124,9 +129,13 @@ def test_kiosk_version_and_python_m_kiosk_agree():
     assert re.fullmatch(r"kiosk, version \d+\.\d+\.\d+\S*", version), version
     assert run(".venv/bin/python -m kiosk --version").stdout.strip() == version
     done = subprocess.run(
-        [sys.executable, "-m", "kiosk", "check", "content"], cwd=ROOT, capture_output=True,
-        text=True, timeout=120, check=False,
-    )  # fmt: skip
+        [sys.executable, "-m", "kiosk", "check", "content"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert done.returncode == 0 and "0 problems" in done.stdout, done.stdout + done.stderr
 
 

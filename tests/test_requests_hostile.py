@@ -45,9 +45,10 @@ class Untouched(io.RawIOBase):
 def test_a_large_body_is_refused_before_it_is_read(client, path):
     body = Untouched()
     response = client.post(
-        path, content_type="application/x-www-form-urlencoded",
+        path,
+        content_type="application/x-www-form-urlencoded",
         environ_overrides={"wsgi.input": body, "CONTENT_LENGTH": str(100 * 1024 * 1024)},
-    )  # fmt: skip
+    )
     assert response.status_code == 413
     assert body.reads == 0
     assert "too much to send" in response.get_data(as_text=True)
@@ -59,17 +60,19 @@ def test_a_large_multipart_field_is_refused(client, app):
     field = "x" * (app.config["MAX_FORM_MEMORY_SIZE"] + 1)
     assert len(field) < app.config["MAX_CONTENT_LENGTH"]
     response = client.post(
-        "/sets/snap-standard-deck/play/act", data={"token": field},
+        "/sets/snap-standard-deck/play/act",
+        data={"token": field},
         content_type="multipart/form-data",
-    )  # fmt: skip
+    )
     assert response.status_code == 413
 
 
 def test_too_many_multipart_parts_are_refused(client):
     response = client.post(
-        "/sets/snap-standard-deck/play/act", data={f"f{n}": "1" for n in range(200)},
+        "/sets/snap-standard-deck/play/act",
+        data={f"f{n}": "1" for n in range(200)},
         content_type="multipart/form-data",
-    )  # fmt: skip
+    )
     assert response.status_code == 413
 
 
@@ -90,9 +93,15 @@ def test_the_body_limit_is_a_setting(monkeypatch):
 
 
 @pytest.mark.parametrize(
-    "path", ["/sets", "/sets/misc-869-1986", "/oembed?url=http://evil.example/sets/&format=json",
-             "/embed/sets/", "/healthz"],
-)  # fmt: skip
+    "path",
+    [
+        "/sets",
+        "/sets/misc-869-1986",
+        "/oembed?url=http://evil.example/sets/&format=json",
+        "/embed/sets/",
+        "/healthz",
+    ],
+)
 def test_a_forged_host_is_refused(client, path):
     response = client.get(path, headers={"Host": "evil.example"})
     assert response.status_code == 400
@@ -109,12 +118,14 @@ def test_the_loopback_names_are_trusted_by_default(client, host):
     ("raw", "wanted"),
     [
         ("kiosk.example.org", ["kiosk.example.org"]),
-        ("kiosk.example.org, .school.example localhost", ["kiosk.example.org", ".school.example",
-                                                          "localhost"]),
+        (
+            "kiosk.example.org, .school.example localhost",
+            ["kiosk.example.org", ".school.example", "localhost"],
+        ),
         ("", ["localhost", "127.0.0.1"]),
         ("*", None),
     ],
-)  # fmt: skip
+)
 def test_kiosk_trusted_hosts(monkeypatch, raw, wanted):
     monkeypatch.setenv("KIOSK_TRUSTED_HOSTS", raw)
     assert create_app({"TESTING": True}).config["TRUSTED_HOSTS"] == wanted
@@ -155,16 +166,18 @@ def test_oembed_other_formats_are_not_implemented(client, fmt):
 
 
 def test_proxy_headers_are_ignored_by_default(client):
-    headers = {"X-Forwarded-Proto": "https", "X-Forwarded-Host": "evil.example",
-               "X-Forwarded-For": "203.0.113.9"}  # fmt: skip
+    headers = {
+        "X-Forwarded-Proto": "https",
+        "X-Forwarded-Host": "evil.example",
+        "X-Forwarded-For": "203.0.113.9",
+    }
     body = client.get("/oembed", query_string={"url": "http://localhost/sets/"}, headers=headers)
     assert body.status_code == 200
     assert body.get_json()["provider_url"] == "http://localhost/"
 
 
 def test_proxy_fix_believes_the_proxy_when_told():
-    app = create_app({"TESTING": True, "PROXY_FIX": 1,
-                      "TRUSTED_HOSTS": ["kiosk.example.org"]})  # fmt: skip
+    app = create_app({"TESTING": True, "PROXY_FIX": 1, "TRUSTED_HOSTS": ["kiosk.example.org"]})
     client = app.test_client()
     headers = {"X-Forwarded-Proto": "https", "Host": "kiosk.example.org"}
     query = {"url": "https://kiosk.example.org/sets/"}
@@ -172,8 +185,9 @@ def test_proxy_fix_believes_the_proxy_when_told():
     assert answer.status_code == 200
     assert answer.get_json()["provider_url"] == "https://kiosk.example.org/"
     assert 'src="https://kiosk.example.org/embed/sets/"' in answer.get_json()["html"]
-    forged = client.get("/sets/", headers={"X-Forwarded-Host": "evil.example",
-                                           "Host": "kiosk.example.org"})  # fmt: skip
+    forged = client.get(
+        "/sets/", headers={"X-Forwarded-Host": "evil.example", "Host": "kiosk.example.org"}
+    )
     assert forged.status_code == 200 and "evil.example" not in forged.get_data(as_text=True)
     assert client.get("/sets/", headers={"Host": "evil.example"}).status_code == 400
 
@@ -269,8 +283,16 @@ def test_the_kiosk_page_itself_still_reveals(client):
     assert revealed(client.get(FLAGGED))
 
 
-@pytest.mark.parametrize("path", ["/embed/embed", "/embed/embed/", "/embed/embed/sets/",
-                                  "/embed/embed/sets/misc-869-1986", "/embed/embed/embed/"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/embed/embed",
+        "/embed/embed/",
+        "/embed/embed/sets/",
+        "/embed/embed/sets/misc-869-1986",
+        "/embed/embed/embed/",
+    ],
+)
 def test_embed_inside_embed_is_not_a_page(client, path):
     assert client.get(path).status_code == 404
 

@@ -55,9 +55,15 @@ def test_a_scenario_without_a_step_goes_to_step_one(client):
 
 @pytest.mark.parametrize(
     "path",
-    ["/rules/snap/snap-pool/0", "/rules/snap/nothing/1", "/rules/chess/classic/1",
-     "/rules/snap/snap-pool/-1", "/rules/snap/snap-pool/x", "/rules/snap/nothing",
-     "/rules/snap/nothing/steps.json"],
+    [
+        "/rules/snap/snap-pool/0",
+        "/rules/snap/nothing/1",
+        "/rules/chess/classic/1",
+        "/rules/snap/snap-pool/-1",
+        "/rules/snap/snap-pool/x",
+        "/rules/snap/nothing",
+        "/rules/snap/nothing/steps.json",
+    ],
 )
 def test_not_a_step_is_404(client, path):
     assert client.get(path).status_code == 404

@@ -39,8 +39,11 @@ def test_real_content_has_no_problems(snapshot):
     [(g, v) for g in registry.games() for v in registry.engine(g).VARIANTS],
 )
 def test_every_variant_has_a_scenario(snapshot, game, variant):
-    found = [e for e in snapshot.scenarios.values() if e.record.variant == variant
-             and snapshot.games[e.record.game].record.engine == game]
+    found = [
+        e
+        for e in snapshot.scenarios.values()
+        if e.record.variant == variant and snapshot.games[e.record.game].record.engine == game
+    ]
     assert found, f"no scenario for {game} {variant}"
 
 
@@ -63,10 +66,16 @@ def test_every_variant_has_a_scenario(snapshot, game, variant):
 def test_each_point_the_issue_names_is_declared_and_shown(snapshot, game, point):
     from kiosk.catalogue.scenarios import shown
 
-    runs = [snapshot.runs[k] for k, e in snapshot.scenarios.items()
-            if e.record.game == game and point in e.record.shows]
-    runs += [r for r in snapshot.runs.values() if r.game == game and point == "hand-over"
-             and r.variant == "variation"]
+    runs = [
+        snapshot.runs[k]
+        for k, e in snapshot.scenarios.items()
+        if e.record.game == game and point in e.record.shows
+    ]
+    runs += [
+        r
+        for r in snapshot.runs.values()
+        if r.game == game and point == "hand-over" and r.variant == "variation"
+    ]
     assert runs and all(shown(r, point) for r in runs)
 
 
@@ -124,8 +133,9 @@ def test_each_step_follows_from_the_last_by_its_moves(snapshot, key):
         assert {k: v for k, v in places.items() if v} == {
             k: v for k, v in before.places.items() if v
         }
-        events = [Event(e["type"], {k: v for k, v in e.items() if k != "type"})
-                  for e in after.events]
+        events = [
+            Event(e["type"], {k: v for k, v in e.items() if k != "type"}) for e in after.events
+        ]
         apply_moves(places, events)
     assert {k: v for k, v in places.items() if v} == {
         k: v for k, v in run.steps[-1].places.items() if v
@@ -213,8 +223,10 @@ def test_engine_action(raw, action, why):
 
 
 def test_split_source_names_the_seed():
-    source, quote = split_source('woolworths-snap-misc-869-1986.txt, instruction card rule 4: '
-                                 '"If two players call Snap together"')
+    source, quote = split_source(
+        "woolworths-snap-misc-869-1986.txt, instruction card rule 4: "
+        '"If two players call Snap together"'
+    )
     assert source == "Woolworths Snap (MISC.869-1986), instruction card rule 4"
     assert quote == '"If two players call Snap together"'
 
@@ -228,16 +240,18 @@ def test_split_source_cites_the_basic_rules_as_their_own_text():
 def basic_rules_scenarios(snapshot) -> list[str]:
     """The Snap step-throughs whose variant quotes the general "basic rules" text."""
     return [
-        key for key, entry in snapshot.scenarios.items()
+        key
+        for key, entry in snapshot.scenarios.items()
         if entry.record.game == "snap" and snap.BASIC in snap.VARIANTS[entry.record.variant].source
-    ]  # fmt: skip
+    ]
 
 
 def test_step_captions_citing_the_basic_rules_never_name_the_museum_object(client, snapshot):
     keys = basic_rules_scenarios(snapshot)
     assert keys, "some step-throughs quote the basic rules"
-    pages = ["/rules/"] + [f"/rules/{key}/{n}" for key in keys
-                           for n in range(1, len(snapshot.runs[key].steps) + 1)]  # fmt: skip
+    pages = ["/rules/"] + [
+        f"/rules/{key}/{n}" for key in keys for n in range(1, len(snapshot.runs[key].steps) + 1)
+    ]
     cited = []
     for url in pages:
         page = BeautifulSoup(client.get(url).get_data(as_text=True), "html.parser")
@@ -294,14 +308,18 @@ def test_each_step_says_who_asked_whom_for_what_once_in_the_games_words(client, 
         assert len(asks) <= 1 and len(ASKS.findall(caption)) == len(asks), (step.n, caption)
         for event in asks:
             assert caption.count(_live_words(run, event)) == 1, (step.n, caption)
-            thing = (run.cards[event["card"]].name if event["type"] == "ask"
-                     else hf.family_words(event["family"]))  # fmt: skip
+            thing = (
+                run.cards[event["card"]].name
+                if event["type"] == "ask"
+                else hf.family_words(event["family"])
+            )
             assert caption.count(thing) == 1, (step.n, caption)
         asked = {e.get("card") for e in asks}
         for cid, card in run.cards.items():
             assert cid in asked or card.name not in caption, (step.n, caption)
         # a caption names only this step's families (a caption on the wrong step names others)
-        here = {run.cards[e["card"]].family if "card" in e else e.get("family")
-                for e in step.events}
+        here = {
+            run.cards[e["card"]].family if "card" in e else e.get("family") for e in step.events
+        }
         named = {c.family for c in run.cards.values() if c.family and c.family in caption}
         assert named <= here, (step.n, caption)

@@ -45,8 +45,19 @@ def test_easy_and_speed_together_is_refused() -> None:
 
 
 def test_json_summary_counts_games_wins_and_calls() -> None:
-    result = run_cli("snap", "--variant", "woolworths", "--players", "3", "--games", "12",
-                     "--bound", "--json", "--seed", "5")  # fmt: skip
+    result = run_cli(
+        "snap",
+        "--variant",
+        "woolworths",
+        "--players",
+        "3",
+        "--games",
+        "12",
+        "--bound",
+        "--json",
+        "--seed",
+        "5",
+    )
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert data["games"] == 12 and data["finished"] == 12
@@ -66,15 +77,35 @@ def test_text_summary_names_the_figures() -> None:
 
 
 def test_trace_prints_a_header_then_checkable_lines() -> None:
-    result = run_cli("snap", "--variant", "snap-pool", "--players", "3", "--seed", "7",
-                     "--trace", "--max-turns", "30")  # fmt: skip
+    result = run_cli(
+        "snap",
+        "--variant",
+        "snap-pool",
+        "--players",
+        "3",
+        "--seed",
+        "7",
+        "--trace",
+        "--max-turns",
+        "30",
+    )
     assert result.exit_code == 0
     lines = [json.loads(line) for line in result.output.splitlines()]
     assert set(lines[0]) == {"game", "variant", "options", "seed", "deck"}
     assert lines[0]["variant"] == "snap-pool" and lines[0]["seed"] == 7
     assert trace.check_lines(lines, snap) == len(lines) - 1
-    again = run_cli("snap", "--variant", "snap-pool", "--players", "3", "--seed", "7",
-                    "--trace", "--max-turns", "30")  # fmt: skip
+    again = run_cli(
+        "snap",
+        "--variant",
+        "snap-pool",
+        "--players",
+        "3",
+        "--seed",
+        "7",
+        "--trace",
+        "--max-turns",
+        "30",
+    )
     assert again.output == result.output  # same seed, same game
 
 

@@ -40,8 +40,12 @@ def turn(state, player=None):
 
 
 def call(state, player, ms, kind="call", turn_no=None):
-    action = {"type": kind, "player": player, "reaction_ms": ms,
-              "turn": state.turn if turn_no is None else turn_no}  # fmt: skip
+    action = {
+        "type": kind,
+        "player": player,
+        "reaction_ms": ms,
+        "turn": state.turn if turn_no is None else turn_no,
+    }
     return snap.apply(state, action)[1]
 
 
@@ -301,7 +305,8 @@ def test_a_snap_pool_call_without_a_pool_match_is_mistaken() -> None:
     call(state, 0, 700.0, kind="call-pool")
     events = call(state, 1, 800.0)
     assert [(e.data["player"], e.data["call"]) for e in events if e.type == "penalty"] == [
-        (0, "pool"), (1, "snap")
+        (0, "pool"),
+        (1, "snap"),
     ]
 
 
@@ -391,8 +396,9 @@ def settled_by(state, player: int) -> list:
     events = snap.apply(state, {"type": "close", "player": 0})[1]
     won = [e for e in events if e.type in ("snap", "pool-won") and e.data["player"] == player]
     pooled = [e for e in events if e.type == "pool-formed" and player in e.data["players"]]
-    paid = [e for e in events
-            if e.type in ("penalty", "mistaken-call") and e.data["player"] == player]  # fmt: skip
+    paid = [
+        e for e in events if e.type in ("penalty", "mistaken-call") and e.data["player"] == player
+    ]
     return won + pooled + paid
 
 
@@ -492,6 +498,7 @@ def test_a_bad_reaction_is_refused_after_the_game_too(ms) -> None:
 
 def test_no_computer_player_ever_calls_inside_the_false_start_line() -> None:
     assert snap.snap_bots.FLOOR_MS >= snap.FALSE_START_MS
+
 
 # --------------------------------------------------------------------------- running out
 

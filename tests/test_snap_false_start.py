@@ -84,12 +84,17 @@ def record_of(client, page: BeautifulSoup) -> tokens.GameRecord:
         return tokens.load(page.find("input", attrs={"name": "token"})["value"], play.GAME)
 
 
-@pytest.mark.parametrize(("slug", "variant"), [
-    ("snap-standard-deck", "classic"), ("misc-869-1986", "woolworths"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("slug", "variant"),
+    [
+        ("snap-standard-deck", "classic"),
+        ("misc-869-1986", "woolworths"),
+    ],
+)
 def test_a_visitor_tapping_at_0_ms_through_the_web_is_always_too_late(client, slug, variant):
-    response = client.post(f"/sets/{slug}/play", data={
-        "bots": "1", "level": "hard", "variant": variant})  # fmt: skip
+    response = client.post(
+        f"/sets/{slug}/play", data={"bots": "1", "level": "hard", "variant": variant}
+    )
     taps = 0
     for _ in range(400):
         assert response.status_code == 200

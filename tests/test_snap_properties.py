@@ -42,9 +42,13 @@ def games(draw):
     level = draw(st.sampled_from(snap.LEVELS))
     decks = 2 if players == 4 and draw(st.booleans()) else 1
     options = snap.options_for(
-        variant, players=players, humans=humans, level=level, decks=decks,
+        variant,
+        players=players,
+        humans=humans,
+        level=level,
+        decks=decks,
         max_turns=draw(st.integers(20, 160)),
-    )  # fmt: skip
+    )
     return options, draw(st.integers(0, 2**32)), draw(st.integers(0, 2**16))
 
 
@@ -57,8 +61,12 @@ def chooser(policy: random.Random, record: list):
             h = policy.choice(humans)
             kind = policy.choice(["call", "call", "call-pool"])
             turn_no = state.turn if policy.random() < 0.9 else state.turn - 1
-            action = {"type": kind, "player": h, "turn": turn_no,
-                      "reaction_ms": round(policy.uniform(150, 1500), 1)}  # fmt: skip
+            action = {
+                "type": kind,
+                "player": h,
+                "turn": turn_no,
+                "reaction_ms": round(policy.uniform(150, 1500), 1),
+            }
         else:
             kinds = [a["type"] for a in snap.legal_actions(state, seat)]
             action = {"type": "turn" if "turn" in kinds else "close", "player": seat}
@@ -131,8 +139,7 @@ def test_unbounded_games_end_or_reach_a_large_cap(variant, players, seed) -> Non
 
 def test_checker_catches_an_illegal_award() -> None:
     options = snap.options_for("classic", max_turns=60)
-    lines = list(trace.trace_game(snap, DECK, options, 3,
-                                  trace.bot_chooser(snap, 2, "hard", 3)))  # fmt: skip
+    lines = list(trace.trace_game(snap, DECK, options, 3, trace.bot_chooser(snap, 2, "hard", 3)))
     bad = next(i for i, line in enumerate(lines) if line.get("event", {}).get("type") == "turn")
     fake = dict(lines[bad])
     fake["event"] = {**fake["event"], "card": "nonsense"}
@@ -148,9 +155,16 @@ def test_checker_catches_an_illegal_award() -> None:
 def test_a_snap_on_no_match_is_refused_by_the_checker() -> None:
     before = {"up:0": ["AS"], "up:1": ["2S"], "down:0": [], "down:1": []}
     cards = {c.id: c.header() for c in DECK}
-    event = {"type": "snap", "player": 0, "matches": ["A"], "from": ["up:0", "up:1"],
-             "moves": [{"cards": ["AS"], "from": "up:0", "to": "down:0", "at": "bottom"},
-                       {"cards": ["2S"], "from": "up:1", "to": "down:0", "at": "bottom"}]}
+    event = {
+        "type": "snap",
+        "player": 0,
+        "matches": ["A"],
+        "from": ["up:0", "up:1"],
+        "moves": [
+            {"cards": ["AS"], "from": "up:0", "to": "down:0", "at": "bottom"},
+            {"cards": ["2S"], "from": "up:1", "to": "down:0", "at": "bottom"},
+        ],
+    }
     memo = {"last": "turn"}
     assert "no two face-up" in snap.check_event(before, event, cards, {"players": 2}, memo)
     assert isinstance(Event("x"), Event)

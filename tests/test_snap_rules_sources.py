@@ -253,8 +253,11 @@ def test_the_rules_doc_lists_every_variants_pool_and_penalty() -> None:
 def trace_section(game: str) -> str:
     """The part of docs/trace.md about one game's events."""
     text = (DOCS / "trace.md").read_text()
-    titles = {"snap": "Snap's events", "happy-families": "Happy Families' events",
-              "snitchems": "Snitch'ems' events"}  # fmt: skip
+    titles = {
+        "snap": "Snap's events",
+        "happy-families": "Happy Families' events",
+        "snitchems": "Snitch'ems' events",
+    }
     start = text.index(f"## {titles[game]}")
     end = text.find("\n## ", start + 1)
     return text[start:end]
@@ -269,8 +272,9 @@ def test_every_event_an_engine_emits_is_in_the_trace_doc(game: str) -> None:
         if module is snap:
             options = snap.options_for(variant, players=3, max_turns=120, level="easy")
         for seed in range(4):
-            run = simulate.play(module, simulate.default_deck(module), options, seed,
-                                simulate.default_level(module))  # fmt: skip
+            run = simulate.play(
+                module, simulate.default_deck(module), options, seed, simulate.default_level(module)
+            )
             seen |= set(run.counts)
     section = trace_section(game)
     missing = sorted(t for t in seen if f"| `{t}` |" not in section)
@@ -281,4 +285,3 @@ def test_the_trace_doc_names_every_way_a_snap_game_ends() -> None:
     section = trace_section("snap")
     for reason in ("all-cards", "out-together", "last-with-counters", "kiosk-bound"):
         assert f"`{reason}`" in section
-

@@ -36,8 +36,12 @@ def fs(*ids: str) -> frozenset[str]:
         # pairing takes every table card of the rank; court cards only this way
         ("6H", ["6C", "KD"], {}, {("pairing", fs("6C"))}),
         ("6H", ["6C", "6D", "KS"], {}, {("pairing", fs("6C", "6D"))}),
-        ("6H", ["6C", "6D"], {"pairing_takes_all": False},
-         {("pairing", fs("6C")), ("pairing", fs("6D")), ("pairing", fs("6C", "6D"))}),
+        (
+            "6H",
+            ["6C", "6D"],
+            {"pairing_takes_all": False},
+            {("pairing", fs("6C")), ("pairing", fs("6D")), ("pairing", fs("6C", "6D"))},
+        ),
         ("KH", ["KC", "3D"], {}, {("pairing", fs("KC"))}),
         ("QH", ["8C", "2D"], {}, set()),
         # making 8 or 10 with one or several table number cards; court cards never count
@@ -45,21 +49,44 @@ def fs(*ids: str) -> frozenset[str]:
         ("AH", ["5C", "2D"], {}, {("making-8", fs("5C", "2D"))}),
         ("AH", ["5C", "2D"], {"making_several": False}, set()),
         ("3H", ["7C"], {}, {("making-10", fs("7C"))}),
-        ("2H", ["3C", "3D", "2S"], {},
-         {("pairing", fs("2S")), ("making-8", fs("3C", "3D")),
-          ("making-10", fs("3C", "3D", "2S"))}),
+        (
+            "2H",
+            ["3C", "3D", "2S"],
+            {},
+            {
+                ("pairing", fs("2S")),
+                ("making-8", fs("3C", "3D")),
+                ("making-10", fs("3C", "3D", "2S")),
+            },
+        ),
         ("9H", ["KC", "2D"], {}, set()),
         # a 4 on a 4 is a pairing (and makes 8): listed once, as pairing
         ("4H", ["4C"], {}, {("pairing", fs("4C"))}),
-        ("5H", ["5C", "5D"], {},
-         {("pairing", fs("5C", "5D")), ("making-10", fs("5C")), ("making-10", fs("5D"))}),
+        (
+            "5H",
+            ["5C", "5D"],
+            {},
+            {("pairing", fs("5C", "5D")), ("making-10", fs("5C")), ("making-10", fs("5D"))},
+        ),
         # pairing 8s or 10s: the seed's "an Ace ... may capture a 7 and an 8"
         ("AH", ["7C", "8D"], {}, {("making-8", fs("7C")), ("pairing-8", fs("7C", "8D"))}),
-        ("4H", ["6C", "10D", "10S"], {},
-         {("making-10", fs("6C")), ("pairing-10", fs("6C", "10D", "10S"))}),
-        ("4H", ["6C", "10D", "10S"], {"pairing_made_takes_all": False},
-         {("making-10", fs("6C")), ("pairing-10", fs("6C", "10D")),
-          ("pairing-10", fs("6C", "10S")), ("pairing-10", fs("6C", "10D", "10S"))}),
+        (
+            "4H",
+            ["6C", "10D", "10S"],
+            {},
+            {("making-10", fs("6C")), ("pairing-10", fs("6C", "10D", "10S"))},
+        ),
+        (
+            "4H",
+            ["6C", "10D", "10S"],
+            {"pairing_made_takes_all": False},
+            {
+                ("making-10", fs("6C")),
+                ("pairing-10", fs("6C", "10D")),
+                ("pairing-10", fs("6C", "10S")),
+                ("pairing-10", fs("6C", "10D", "10S")),
+            },
+        ),
         ("10H", ["10C", "8D"], {}, {("pairing", fs("10C"))}),
         ("2H", [], {}, set()),
     ],
@@ -165,39 +192,45 @@ def test_illegal_moves_are_refused_in_words(action, message):
 
 def test_capture_event_carries_what_a_checker_needs():
     state, _ = stacked(["AH", "KH", "3H"], ["AC", "2C", "3C"], ["KS", "7S", "JS", "8S"])
-    action = {"type": "capture", "player": 1, "card": "AH", "kind": "pairing-8",
-              "take": ["7S", "8S"]}
+    action = {
+        "type": "capture",
+        "player": 1,
+        "card": "AH",
+        "kind": "pairing-8",
+        "take": ["7S", "8S"],
+    }
     after, events = sn.apply(state, action)
     assert types(events) == ["play", "capture", "turn"]
     cap = events[1].data
     assert cap["kind"] == "pairing-8" and cap["sum"] == 8
     assert cap["made"] == ["AH", "7S"] and cap["paired"] == ["8S"]
-    assert cap["moves"] == [{"cards": ["7S", "8S", "AH"], "from": "table",
-                             "to": "captured:1", "at": "top"}]
+    assert cap["moves"] == [
+        {"cards": ["7S", "8S", "AH"], "from": "table", "to": "captured:1", "at": "top"}
+    ]
     assert after.places["table"] == ["KS", "JS"] and after.last_capturer == 1
 
 
 def test_four_on_a_four_may_be_named_as_making_eight():
     state, _ = stacked(["4H", "KH", "3H"], ["AC", "2C", "3C"], ["4S", "QS", "JS", "9S"])
-    _, events = sn.apply(state, {"type": "capture", "player": 1, "card": "4H",
-                                 "kind": "making-8", "take": ["4S"]})
+    _, events = sn.apply(
+        state, {"type": "capture", "player": 1, "card": "4H", "kind": "making-8", "take": ["4S"]}
+    )
     assert events[1].data["kind"] == "making-8" and events[1].data["sum"] == 8
     with pytest.raises(IllegalAction):
-        sn.apply(state, {"type": "capture", "player": 1, "card": "4H", "kind": "making-10",
-                         "take": ["4S"]})
+        sn.apply(
+            state,
+            {"type": "capture", "player": 1, "card": "4H", "kind": "making-10", "take": ["4S"]},
+        )
 
 
 def test_a_sweep_then_the_opponent_simply_lays():
     state, _ = stacked(["2H", "KH", "3H"], ["AC", "2C", "3C"], ["AS", "2S", "3S", "KS"])
-    state, events = sn.apply(state, {"type": "capture", "player": 1, "card": "KH",
-                                     "take": ["KS"]})
+    state, events = sn.apply(state, {"type": "capture", "player": 1, "card": "KH", "take": ["KS"]})
     assert "sweep" not in types(events)
     state, _ = sn.apply(state, {"type": "capture", "player": 0, "card": "AC", "take": ["AS"]})
-    state, events = sn.apply(state, {"type": "capture", "player": 1, "card": "3H",
-                                     "take": ["3S"]})
+    state, events = sn.apply(state, {"type": "capture", "player": 1, "card": "3H", "take": ["3S"]})
     assert state.places["table"] == ["2S"]
-    state, events = sn.apply(state, {"type": "capture", "player": 0, "card": "2C",
-                                     "take": ["2S"]})
+    state, events = sn.apply(state, {"type": "capture", "player": 0, "card": "2C", "take": ["2S"]})
     assert types(events) == ["play", "capture", "sweep", "turn"]
     assert state.places["table"] == []
     legal = sn.legal_actions(state, 1)
@@ -316,11 +349,13 @@ def check_state(state: sn.State, followed: dict[str, list[str]]) -> None:
     levels=st.tuples(*[st.sampled_from([None, "beginner", "careful"])] * 2),
     chooser=st.randoms(use_true_random=False),
 )
-def test_random_games_are_legal_end_and_replay(seed, size, takes_all, several, made_all,
-                                               levels, chooser):
+def test_random_games_are_legal_end_and_replay(
+    seed, size, takes_all, several, made_all, levels, chooser
+):
     deck = chooser.sample(standard_deck(), size)
-    opts = sn.options_for(pairing_takes_all=takes_all, making_several=several,
-                          pairing_made_takes_all=made_all)
+    opts = sn.options_for(
+        pairing_takes_all=takes_all, making_several=several, pairing_made_takes_all=made_all
+    )
     state, events = sn.new_game(deck, opts, seed)
     followed = {"box": [c.id for c in deck]}
     apply_moves(followed, events)
@@ -383,11 +418,13 @@ def test_trace_of_a_game_checks_and_tampering_is_caught():
     from kiosk.games import trace
 
     deck = standard_deck()
-    lines = list(trace.trace_game(sn, deck, sn.options_for(), 4,
-                                  trace.bot_chooser(sn, 2, "careful", 4)))
+    lines = list(
+        trace.trace_game(sn, deck, sn.options_for(), 4, trace.bot_chooser(sn, 2, "careful", 4))
+    )
     assert trace.check_lines(lines, sn) == len(lines) - 1
-    making = next(i for i, x in enumerate(lines)
-                  if x.get("event", {}).get("kind", "").startswith("making"))
+    making = next(
+        i for i, x in enumerate(lines) if x.get("event", {}).get("kind", "").startswith("making")
+    )
     bad = [dict(x) for x in lines]
     event = dict(bad[making]["event"])
     event["kind"] = "making-10" if event["kind"] == "making-8" else "making-8"
@@ -400,8 +437,12 @@ def test_check_event_catches_a_lay_when_a_capture_was_compulsory():
     cards = {c.id: c.header() for c in standard_deck()}
     before = {"hand:0": ["6H", "2C"], "hand:1": ["3D"], "table": ["6C"]}
     memo: dict = {}
-    assert sn.check_event(before, {"type": "play", "player": 0, "card": "2C"}, cards,
-                          sn.options_for(), memo) is None
+    assert (
+        sn.check_event(
+            before, {"type": "play", "player": 0, "card": "2C"}, cards, sn.options_for(), memo
+        )
+        is None
+    )
     after = {"hand:0": ["6H"], "hand:1": ["3D"], "table": ["6C", "2C"]}
     problem = sn.check_event(after, {"type": "turn", "player": 1}, cards, sn.options_for(), memo)
     assert problem == "player 0 laid 2C when a capture was compulsory"
@@ -421,14 +462,21 @@ def test_check_event_catches_a_lay_when_a_capture_was_compulsory():
         (["AH", "KH", "QH"], ["5S", "2D", "JS", "KD"], "AH", ["5S", "2D"], "making-8", []),
         (["AH", "KH", "QH"], ["7S", "8S", "JS", "KD"], "AH", ["7S", "8S"], "pairing-8", []),
         (["4H", "KH", "QH"], ["6S", "10S", "JS", "KD"], "4H", ["6S", "10S"], "pairing-10", []),
-        (["AH", "KH", "QH"], ["2S", "5S", "8S", "8D"], "AH", ["2S", "5S", "8S", "8D"],
-         "pairing-8", ["sweep"]),
+        (
+            ["AH", "KH", "QH"],
+            ["2S", "5S", "8S", "8D"],
+            "AH",
+            ["2S", "5S", "8S", "8D"],
+            "pairing-8",
+            ["sweep"],
+        ),
     ],
 )
 def test_each_capture_as_a_scripted_first_move(hand, table, card, take, kind, extra):
     state, _ = stacked(hand, ["JC", "QC", "KC"], table)
-    _, events = sn.apply(state, {"type": "capture", "player": 1, "card": card, "take": take,
-                                 "kind": kind})
+    _, events = sn.apply(
+        state, {"type": "capture", "player": 1, "card": card, "take": take, "kind": kind}
+    )
     assert types(events) == ["play", "capture", *extra, "turn"]
     assert events[1].data["kind"] == kind
     assert events[1].data["pair_royal"] == (kind == "pairing" and len(take) >= 2)

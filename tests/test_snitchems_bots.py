@@ -16,8 +16,9 @@ OPTS = sn.options_for()
 def stacked(seat1: list[str], seat0: list[str], table: list[str]) -> sn.State:
     first = [c for pair in zip(seat1, seat0, strict=True) for c in pair] + table
     rest = [c for c in CARDS if c not in first]
-    state, _ = sn.new_game([CARDS[c] for c in first + rest],
-                           sn.options_for(dealer=0, shuffle=False), seed=0)
+    state, _ = sn.new_game(
+        [CARDS[c] for c in first + rest], sn.options_for(dealer=0, shuffle=False), seed=0
+    )
     return state
 
 

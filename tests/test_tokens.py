@@ -216,11 +216,21 @@ def _old_format(app) -> str:
         (_old_format, "malformed"),
     ],
     ids=[
-        "empty", "none", "garbage", "too-long", "dots", "tampered", "other-secret",
-        "other-secret-no-key-id", "forged-key-id",
-        "expired", "other-game", "bad-shape", "old-format",
+        "empty",
+        "none",
+        "garbage",
+        "too-long",
+        "dots",
+        "tampered",
+        "other-secret",
+        "other-secret-no-key-id",
+        "forged-key-id",
+        "expired",
+        "other-game",
+        "bad-shape",
+        "old-format",
     ],
-)  # fmt: skip
+)
 def test_bad_tokens(app, make, reason):
     token = make(app)
     with app.app_context(), pytest.raises(tokens.BadToken) as caught:

@@ -65,8 +65,10 @@ def snap_trace(variant="woolworths", players=3, seed=4):
 def test_the_documented_schema_rejects_a_broken_line() -> None:
     line = schemas()["line"]
     assert validate({"seq": 0, "event": {}, "state": {"places": {"a": [1]}}}, line) == [
-        "$.seq: 0 < 1", "$.event: no 'type'", "$.state.places.a[0]: 1 is not ['string']",
-    ]  # fmt: skip
+        "$.seq: 0 < 1",
+        "$.event: no 'type'",
+        "$.state.places.a[0]: 1 is not ['string']",
+    ]
 
 
 @pytest.mark.parametrize("variant", list(snap.VARIANTS))

@@ -14,20 +14,30 @@ from kiosk.catalogue.read import SourceFile
 
 # What nh3 removes from a body (kiosk/catalogue/render.py), and what to do instead.
 STRIPPED: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"<\s*script\b", re.I),
-     "a <script> is removed before the page is shown (the kiosk runs no scripts from"
-     " content): delete it"),
-    (re.compile(r"<\s*(iframe|object|embed)\b", re.I),
-     "an <{0}> is removed before the page is shown (the kiosk is offline): delete it, and put"
-     " the web address in sources:"),
-    (re.compile(r"<\s*style\b|<[^>]*\sstyle\s*=", re.I),
-     "styles are removed before the page is shown (colours and sizes come from the kiosk's"
-     " own look): delete the style"),
-    (re.compile(r"<[^>]*\s(on[a-z]+)\s*=", re.I),
-     "'{0}=' is removed before the page is shown (the kiosk runs no scripts from content):"
-     " delete it"),
-    (re.compile(r"javascript\s*:", re.I),
-     "a javascript: link is removed before the page is shown: link to a kiosk page instead"),
+    (
+        re.compile(r"<\s*script\b", re.I),
+        "a <script> is removed before the page is shown (the kiosk runs no scripts from"
+        " content): delete it",
+    ),
+    (
+        re.compile(r"<\s*(iframe|object|embed)\b", re.I),
+        "an <{0}> is removed before the page is shown (the kiosk is offline): delete it, and put"
+        " the web address in sources:",
+    ),
+    (
+        re.compile(r"<\s*style\b|<[^>]*\sstyle\s*=", re.I),
+        "styles are removed before the page is shown (colours and sizes come from the kiosk's"
+        " own look): delete the style",
+    ),
+    (
+        re.compile(r"<[^>]*\s(on[a-z]+)\s*=", re.I),
+        "'{0}=' is removed before the page is shown (the kiosk runs no scripts from content):"
+        " delete it",
+    ),
+    (
+        re.compile(r"javascript\s*:", re.I),
+        "a javascript: link is removed before the page is shown: link to a kiosk page instead",
+    ),
 )
 FENCE = re.compile(r"^\s*(```|~~~)")
 CODE_SPAN = re.compile(r"`[^`]*`")
@@ -49,8 +59,13 @@ def body_warnings(source: SourceFile) -> Iterator[Problem]:
             if found:
                 what = found.group(1) if rx.groups else ""
                 line_no = source.body_line + n
-                yield Problem(source.path, line_no, found.start() + 1,
-                              message.format(what.lower()), level="warning")
+                yield Problem(
+                    source.path,
+                    line_no,
+                    found.start() + 1,
+                    message.format(what.lower()),
+                    level="warning",
+                )
 
 
 def colour_warnings(source: SourceFile) -> Iterator[Problem]:
@@ -61,7 +76,9 @@ def colour_warnings(source: SourceFile) -> Iterator[Problem]:
     if isinstance(colour, str) and not COLOUR.fullmatch(colour.strip()):
         line, col = source.position(("back", "colour"))
         yield Problem(
-            source.path, line, col,
+            source.path,
+            line,
+            col,
             f"back.colour: the kiosk cannot draw the colour '{colour}': write a colour code"
             ' in quotes, such as "#1d2c5e" (until then it draws its own dark blue)',
             level="warning",

@@ -41,13 +41,13 @@ class ContentLoader(yaml.SafeLoader):
     should see the same message on every machine.
     """
 
-
     def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
         """Refuse aliases before any expansion, and nesting before the composer's recursion."""
         if self.check_event(yaml.AliasEvent):
             event = self.peek_event()
             raise yaml.composer.ComposerError(
-                None, None,
+                None,
+                None,
                 f"aliases (*{event.anchor}) are not allowed in content files: write the value out",
                 event.start_mark,
             )
@@ -55,7 +55,8 @@ class ContentLoader(yaml.SafeLoader):
         if depth >= MAX_YAML_DEPTH:
             event = self.peek_event()
             raise yaml.composer.ComposerError(
-                None, None,
+                None,
+                None,
                 f"nested more than {MAX_YAML_DEPTH} levels deep: content needs far fewer",
                 event.start_mark,
             )
@@ -126,9 +127,7 @@ def decode(path: str, raw: bytes) -> tuple[str | None, list[Problem]]:
     except UnicodeDecodeError as exc:
         line, col = _line_col(raw, exc.start)
         bad = raw[exc.start : exc.start + 1].hex()
-        return None, [
-            Problem(path, line, col, f"not UTF-8 (byte 0x{bad}): save the file as UTF-8")
-        ]
+        return None, [Problem(path, line, col, f"not UTF-8 (byte 0x{bad}): save the file as UTF-8")]
     return text.removeprefix("\ufeff"), []
 
 
@@ -136,18 +135,24 @@ def split(path: str, text: str) -> tuple[str | None, str, int, list[Problem]]:
     """Split ``---``-fenced front matter from the body: (front, body, body line, problems)."""
     first = BOUNDARY.match(text)
     if first is None or (first.end() != len(text) and text[first.end() - 1] != "\n"):
-        return None, "", 1, [
-            Problem(path, 1, 1, "no front matter: the file must start with a line '---'")
-        ]
+        return (
+            None,
+            "",
+            1,
+            [Problem(path, 1, 1, "no front matter: the file must start with a line '---'")],
+        )
     lines = text[first.end() :].splitlines(keepends=True)
     for n, line in enumerate(lines):
         if BOUNDARY.fullmatch(line):
             front = "".join(lines[:n])
             body = "".join(lines[n + 1 :])
             return front, body, n + 3, []
-    return None, "", 1, [
-        Problem(path, 1, 1, "front matter is not closed: add a line '---' after it")
-    ]
+    return (
+        None,
+        "",
+        1,
+        [Problem(path, 1, 1, "front matter is not closed: add a line '---' after it")],
+    )
 
 
 def _walk(
@@ -224,9 +229,7 @@ def read_text(path: str, text: str) -> SourceFile:
         message = f"front matter must be a mapping of 'field: value' lines, not {what}"
         problems.append(Problem(path, line, col, message))
         return SourceFile(path, None, body, body_line, problems=tuple(problems))
-    return SourceFile(
-        path, data, body, body_line, positions, key_positions, tuple(problems), front
-    )
+    return SourceFile(path, data, body, body_line, positions, key_positions, tuple(problems), front)
 
 
 TOP_LEVEL = re.compile(r"^(kind|slug|accession):[ \t]*[\"']?([^\"'#\n]*?)[\"']?[ \t]*$", re.M)
@@ -247,7 +250,9 @@ def too_big(path: str, size: int) -> Problem | None:
     if size <= MAX_FILE_BYTES:
         return None
     return Problem(
-        path, 1, 1,
+        path,
+        1,
+        1,
         f"file is {size // 1024} KB: a content file may be at most {MAX_FILE_BYTES // 1024} KB"
         " (split it, or move long text to a page of its own)",
     )

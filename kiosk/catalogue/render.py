@@ -32,11 +32,46 @@ MEDIA_PREFIX = "/media/"
 EXTENSIONS = ["tables", "smarty", "abbr", "sane_lists"]
 
 TAGS = {
-    "h2", "h3", "h4", "h5", "h6", "p", "br", "hr",
-    "ul", "ol", "li", "dl", "dt", "dd",
-    "em", "strong", "b", "i", "small", "sub", "sup", "s", "code", "pre",
-    "a", "blockquote", "q", "cite", "abbr", "figure", "figcaption", "img",
-    "table", "thead", "tbody", "tfoot", "tr", "th", "td", "caption",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "p",
+    "br",
+    "hr",
+    "ul",
+    "ol",
+    "li",
+    "dl",
+    "dt",
+    "dd",
+    "em",
+    "strong",
+    "b",
+    "i",
+    "small",
+    "sub",
+    "sup",
+    "s",
+    "code",
+    "pre",
+    "a",
+    "blockquote",
+    "q",
+    "cite",
+    "abbr",
+    "figure",
+    "figcaption",
+    "img",
+    "table",
+    "thead",
+    "tbody",
+    "tfoot",
+    "tr",
+    "th",
+    "td",
+    "caption",
 }
 # h1 is the page's own title; a body's "# heading" is kept as text of an h2 (see _demote).
 ATTRIBUTES = {
@@ -203,8 +238,9 @@ class _Worker:
                 self._idle.start()
         if answer is None:
             raise RenderProblem(
-                1, f"took more than {seconds:g} s to render: look for a long run of"
-                " brackets, parentheses or '<' and break it up"
+                1,
+                f"took more than {seconds:g} s to render: look for a long run of"
+                " brackets, parentheses or '<' and break it up",
             )
         if "error" in answer:
             raise RenderProblem(1, f"could not be rendered ({answer['error']})")
@@ -227,8 +263,9 @@ class _Worker:
             return self._proc
         proc = subprocess.Popen(
             [sys.executable, "-m", "kiosk.catalogue.render_worker", str(WORKER_MEMORY_BYTES)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-        )  # fmt: skip
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+        )
         self._proc = proc
         if self._ask(proc, ["", MEDIA_PREFIX], WORKER_START_SECONDS) is None:
             raise RenderProblem(1, "the markdown renderer did not start")

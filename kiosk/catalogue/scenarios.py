@@ -74,16 +74,21 @@ POINTS: dict[str, dict[str, tuple[Check, str]]] = {
     },
     "snitchems": {
         "deal": (_has("deal", lambda e: e["number"] >= 2), "a second deal"),
-        "pairing": (_has("capture", lambda e: e["kind"] == "pairing" and not e["pair_royal"]),
-                    "a capture by pairing"),
+        "pairing": (
+            _has("capture", lambda e: e["kind"] == "pairing" and not e["pair_royal"]),
+            "a capture by pairing",
+        ),
         "pair-royal": (_has("capture", lambda e: e["pair_royal"]), "a pair-royal"),
         "making-8": (_has("capture", lambda e: e["kind"] == "making-8"), "a capture making 8"),
-        "making-10": (_has("capture", lambda e: e["kind"] == "making-10"),
-                      "a capture making 10"),
-        "pairing-made": (_has("capture", lambda e: e["kind"].startswith("pairing-")),
-                         "a made 8 or 10 paired"),
-        "compulsory": (lambda s: s.compulsory, "a capture made although another card could "
-                       "have been laid"),
+        "making-10": (_has("capture", lambda e: e["kind"] == "making-10"), "a capture making 10"),
+        "pairing-made": (
+            _has("capture", lambda e: e["kind"].startswith("pairing-")),
+            "a made 8 or 10 paired",
+        ),
+        "compulsory": (
+            lambda s: s.compulsory,
+            "a capture made although another card could have been laid",
+        ),
         "sweep": (_has("sweep"), "a sweep"),
         "last-capture": (_has("last-capture"), "the last capturer taking the table"),
     },
@@ -128,9 +133,13 @@ class Step:
     def to_json(self) -> dict[str, Any]:
         """The step as plain JSON (for the attract loop and steps.json)."""
         return {
-            "n": self.n, "action": self.action, "text": self.text, "events": self.events,
-            "places": self.places, "public": self.public,
-        }  # fmt: skip
+            "n": self.n,
+            "action": self.action,
+            "text": self.text,
+            "events": self.events,
+            "places": self.places,
+            "public": self.public,
+        }
 
 
 @dataclass
@@ -153,8 +162,9 @@ def seat_name(seat: int) -> str:
 
 def split_source(source: str) -> tuple[str, str]:
     """A Variant's source ``file, where: "words"`` → (attribution, quoted words)."""
-    m = re.match(r'^(?P<file>[\w.-]+\.txt)(?:,\s*(?P<where>[^:"]*))?:?\s*(?P<quote>".*)$',
-                 source, re.S)
+    m = re.match(
+        r'^(?P<file>[\w.-]+\.txt)(?:,\s*(?P<where>[^:"]*))?:?\s*(?P<quote>".*)$', source, re.S
+    )
     if not m:
         return "", source
     where = (m["where"] or "").strip()
@@ -165,7 +175,7 @@ def attribution(cited: str) -> str:
     """``file, where`` in a visitor's words: the most particular SEED_TITLES key, then the rest."""
     for key in sorted(SEED_TITLES, key=len, reverse=True):
         if cited == key or cited.startswith(f"{key}, "):
-            return SEED_TITLES[key] + cited[len(key):]
+            return SEED_TITLES[key] + cited[len(key) :]
     return cited
 
 
@@ -183,7 +193,8 @@ def engine_action(game: str, raw: Any, seats: int) -> tuple[dict[str, Any] | Non
     extra = sorted(set(raw) - {kind, *words[kind]}, key=str)
     if extra:
         return None, f"unknown field '{extra[0]}' for '{kind}' (may have: " + (
-            ", ".join(words[kind]) or "nothing else") + ")"
+            ", ".join(words[kind]) or "nothing else"
+        ) + ")"
     player = raw[kind]
     if isinstance(player, bool) or not isinstance(player, int) or not 1 <= player <= seats:
         return None, f"'{kind}' needs a player number from 1 to {seats}, not {player!r}"
@@ -307,8 +318,12 @@ def run(
 
 
 def _add_steps(
-    out: Run, module: ModuleType, state: Any, follow: dict[str, list[str]],
-    events: list[Event], action: int | None,
+    out: Run,
+    module: ModuleType,
+    state: Any,
+    follow: dict[str, list[str]],
+    events: list[Event],
+    action: int | None,
 ) -> None:
     public = module.public_state(state)
     groups = _split(events)
@@ -375,10 +390,14 @@ def _say(r: Run, e: dict[str, Any]) -> str:
         return _say_families(r, e)
     if t == "deal":
         if r.game == "snitchems":
-            return (f"{seat_name(e['dealer'])} deals three cards to each player, one at a time"
-                    + (", and lays four face up on the table." if e.get("layout") else "."))
-        return "The cards are dealt round one at a time, face down: " + ", ".join(
-            f"{seat_name(p)} {_plural(n, 'card')}" for p, n in enumerate(e["hands"])) + "."
+            return f"{seat_name(e['dealer'])} deals three cards to each player, one at a time" + (
+                ", and lays four face up on the table." if e.get("layout") else "."
+            )
+        return (
+            "The cards are dealt round one at a time, face down: "
+            + ", ".join(f"{seat_name(p)} {_plural(n, 'card')}" for p, n in enumerate(e["hands"]))
+            + "."
+        )
     if r.game == "snap":
         return _say_snap(r, e, who)
     return _say_snitchems(r, e, who)
@@ -390,8 +409,10 @@ def _say_snap(r: Run, e: dict[str, Any], who: str) -> str:
         where = " onto the pile in the middle" if r.options.get("layout") == "central" else ""
         return f"{who} turns up {_name(r, e['card'])}{where}."
     if t == "turn-over":
-        return (f"{who} has no face-down cards left, so turns the face-up pile over "
-                f"({_plural(e['cards'], 'card')}) and goes on.")
+        return (
+            f"{who} has no face-down cards left, so turns the face-up pile over "
+            f"({_plural(e['cards'], 'card')}) and goes on."
+        )
     if t == "call":
         call = "Snap Pool!" if e["kind"] == "pool" else "Snap!"
         return f"{who} calls “{call}” ({e['reaction_ms']:g} ms)."
@@ -413,8 +434,10 @@ def _say_snap(r: Run, e: dict[str, Any], who: str) -> str:
         return f"No match: {who} called in error."
     if t == "forfeit":
         double = " a double forfeit:" if e["owed"] >= 2 else ""
-        return (f"{who}'s card is like {seat_name(e['payer'])}'s, who pays{double} "
-                f"{_plural(e['paid'], 'counter')}.")
+        return (
+            f"{who}'s card is like {seat_name(e['payer'])}'s, who pays{double} "
+            f"{_plural(e['paid'], 'counter')}."
+        )
     if t == "unclaimed":
         return "Nobody called the match."
     if t == "tie":
@@ -443,8 +466,10 @@ def _say_snitchems(r: Run, e: dict[str, Any], who: str) -> str:
         made = _names(r, e["made"][1:])
         if e["kind"].startswith("making"):
             return f"{_cap(card)} and {made} make {target}: {who} captures them."
-        return (f"{_cap(card)} and {made} make {target}, which pairs {_names(r, e['paired'])}: "
-                f"{who} captures them all.")
+        return (
+            f"{_cap(card)} and {made} make {target}, which pairs {_names(r, e['paired'])}: "
+            f"{who} captures them all."
+        )
     if t == "sweep":
         return f"{who} has swept the table clear."
     if t == "last-capture":
@@ -485,9 +510,14 @@ def sequence(snapshot: Any) -> list[dict[str, Any]]:
         if run_ is None:
             continue
         record = entry.record
-        out.append({
-            "game": record.game, "slug": record.slug, "variant": record.variant,
-            "title": record.title, "deck": record.deck,
-            "steps": [{**s.to_json(), "caption": caption_text(record, s)} for s in run_.steps],
-        })  # fmt: skip
+        out.append(
+            {
+                "game": record.game,
+                "slug": record.slug,
+                "variant": record.variant,
+                "title": record.title,
+                "deck": record.deck,
+                "steps": [{**s.to_json(), "caption": caption_text(record, s)} for s in run_.steps],
+            }
+        )
     return out

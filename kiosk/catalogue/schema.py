@@ -188,9 +188,6 @@ class PageRecord(Strict):
         return self.slug
 
 
-
-
-
 class TermsRecord(Strict):
     """The curators' list of contested terms: a card naming one must carry a content_note."""
 
@@ -252,7 +249,6 @@ class ScenarioRecord(Strict):
 
 
 Record = Annotated[
-    SetRecord | GameRecord | NoteRecord | PageRecord | ScenarioRecord | TermsRecord
-    | WordsRecord,
+    SetRecord | GameRecord | NoteRecord | PageRecord | ScenarioRecord | TermsRecord | WordsRecord,
     Field(discriminator="kind"),
 ]

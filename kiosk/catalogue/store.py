@@ -90,9 +90,14 @@ class Snapshot:
     def of_kind(self, kind: str) -> Mapping[str, Entry]:
         """The entries of one kind ("set", "game", "note", "page")."""
         return {
-            "set": self.sets, "game": self.games, "note": self.notes, "page": self.pages,
-            "scenario": self.scenarios, "terms": self.terms, "words": self.words,
-        }[kind]  # fmt: skip
+            "set": self.sets,
+            "game": self.games,
+            "note": self.notes,
+            "page": self.pages,
+            "scenario": self.scenarios,
+            "terms": self.terms,
+            "words": self.words,
+        }[kind]
 
 
 @dataclass
@@ -235,9 +240,15 @@ def _drafts_named(item: Checked, items: list[Checked]) -> list[Problem]:
         slug = getattr(record, field_name)
         if (kind, slug) in drafts:
             line, col = item.source.position((field_name,))
-            found.append(Problem(item.source.path, line, col,
-                                 f"{field_name}: the {kind} '{slug}' is a draft, never shown to"
-                                 " visitors: publish it first (delete its 'draft: true')"))
+            found.append(
+                Problem(
+                    item.source.path,
+                    line,
+                    col,
+                    f"{field_name}: the {kind} '{slug}' is a draft, never shown to"
+                    " visitors: publish it first (delete its 'draft: true')",
+                )
+            )
     return found
 
 
@@ -467,8 +478,7 @@ class Catalogue:
 
     def _broken_keys(self) -> frozenset[tuple[str, str]]:
         """(kind, slug) of each file that cannot be read now, guessed from its plain lines."""
-        keys = (claimed_key(state.source) for state in self._files.values()
-                if state.record is None)
+        keys = (claimed_key(state.source) for state in self._files.values() if state.record is None)
         return frozenset(key for key in keys if key is not None)
 
     def _snapshot_of(
@@ -511,8 +521,13 @@ class Catalogue:
             drafts=MappingProxyType(
                 {kind: MappingProxyType(table) for kind, table in drafts.items() if table}
             ),
-            warnings=tuple(sorted({
-                *(w for state in self._files.values() for w in state.warnings), *self._warnings
-            })),
+            warnings=tuple(
+                sorted(
+                    {
+                        *(w for state in self._files.values() for w in state.warnings),
+                        *self._warnings,
+                    }
+                )
+            ),
             remarks=tuple(sorted(r for state in self._files.values() for r in state.remarks)),
         )

@@ -14,10 +14,23 @@ from functools import lru_cache
 # The seed of content/contested-terms.md: golliwog imagery (the V&A's record of MISC.869-1986,
 # and the Twizzle character Chawky), and the caricatures the Jim Crow Museum names.
 DEFAULT_TERMS: tuple[str, ...] = (
-    "golliwog", "golliwogg", "gollywog", "golly", "gollies", "chawky", "minstrel",
-    "blackface", "sambo", "piccaninny", "pickaninny", "picaninny", "mammy", "coon",
-    "jim crow", "uncle tom",
-)  # fmt: skip
+    "golliwog",
+    "golliwogg",
+    "gollywog",
+    "golly",
+    "gollies",
+    "chawky",
+    "minstrel",
+    "blackface",
+    "sambo",
+    "piccaninny",
+    "pickaninny",
+    "picaninny",
+    "mammy",
+    "coon",
+    "jim crow",
+    "uncle tom",
+)
 
 # Words that warn without saying what a picture shows: a note made only of these is vague.
 _VAGUE = """a an the this that some may might could contain contains containing content contents
@@ -32,8 +45,9 @@ VAGUE_WORDS = frozenset(_VAGUE.split())
 @lru_cache(maxsize=64)
 def pattern(terms: tuple[str, ...]) -> re.Pattern[str]:
     """One regex for a list of terms: whole words, any case, plurals, spaces as any space."""
-    parts = sorted((r"\s+".join(map(re.escape, t.split())) for t in terms if t.strip()),
-                   key=len, reverse=True)
+    parts = sorted(
+        (r"\s+".join(map(re.escape, t.split())) for t in terms if t.strip()), key=len, reverse=True
+    )
     if not parts:
         return re.compile(r"(?!x)x")
     return re.compile(r"\b(?:" + "|".join(parts) + r")(?:e?s)?\b", re.IGNORECASE)

@@ -153,7 +153,9 @@ def validate_source(source: SourceFile) -> tuple[AnyRecord | None, list[Problem]
         line, col = source.position(("kind",))
         problems.append(
             Problem(
-                source.path, line, col,
+                source.path,
+                line,
+                col,
                 f"unknown kind {kind!r}: use one of: {', '.join(MODELS)}",
             )
         )
@@ -167,8 +169,8 @@ def validate_source(source: SourceFile) -> tuple[AnyRecord | None, list[Problem]
                 loc = loc[1:]
             if error["type"] == "missing":
                 parent = loc[:-1]
-                line, col = source.key_position(parent) if parent else source.key_position(
-                    ("kind",)
+                line, col = (
+                    source.key_position(parent) if parent else source.key_position(("kind",))
                 )
             elif error["type"] == "extra_forbidden":
                 line, col = source.key_position(loc)
@@ -234,9 +236,13 @@ def _words_problems(source: SourceFile, record: WordsRecord) -> list[Problem]:
         if key not in DEFAULTS:
             close = difflib.get_close_matches(key, list(DEFAULTS), n=1, cutoff=0.6)
             hint = f" (did you mean '{close[0]}'?)" if close else ""
-            found.append(Problem(source.path, *source.key_position(("words", key)),
-                                 f"words: unknown key '{key}'{hint}: the kiosk uses "
-                                 + ", ".join(DEFAULTS)))
+            found.append(
+                Problem(
+                    source.path,
+                    *source.key_position(("words", key)),
+                    f"words: unknown key '{key}'{hint}: the kiosk uses " + ", ".join(DEFAULTS),
+                )
+            )
     return found
 
 
@@ -248,13 +254,21 @@ def _look_problems(source: SourceFile, i: int, face: Any) -> list[Problem]:
     if face.emblem is not None and face.emblem not in EMBLEM_ORDER:
         close = difflib.get_close_matches(face.emblem, EMBLEM_ORDER, n=1, cutoff=0.6)
         hint = f" (did you mean '{close[0]}'?)" if close else ""
-        found.append(Problem(source.path, *source.position(("cards", i, "emblem")),
-                             f"cards[{i}].emblem: unknown emblem '{face.emblem}'{hint}: choose"
-                             " one from the list in docs/curators.md (or /curators/emblems)"))
+        found.append(
+            Problem(
+                source.path,
+                *source.position(("cards", i, "emblem")),
+                f"cards[{i}].emblem: unknown emblem '{face.emblem}'{hint}: choose"
+                " one from the list in docs/curators.md (or /curators/emblems)",
+            )
+        )
     why = colour_problem(face.colour) if face.colour is not None else None
     if why:
-        found.append(Problem(source.path, *source.position(("cards", i, "colour")),
-                             f"cards[{i}].colour: {why}"))
+        found.append(
+            Problem(
+                source.path, *source.position(("cards", i, "colour")), f"cards[{i}].colour: {why}"
+            )
+        )
     return found
 
 
@@ -265,9 +279,13 @@ def emblem_notes(source: SourceFile, record: AnyRecord) -> list[Problem]:
     if not isinstance(record, SetRecord) or record.deck != "cards":
         return []
     return [
-        Problem(source.path, *source.key_position(("cards", i)),
-                f"cards[{i}] '{record.cards[i].name}' is drawn with the {emblem} emblem: write"
-                f" 'emblem: {emblem}' to keep it, or choose another", level="note")
+        Problem(
+            source.path,
+            *source.key_position(("cards", i)),
+            f"cards[{i}] '{record.cards[i].name}' is drawn with the {emblem} emblem: write"
+            f" 'emblem: {emblem}' to keep it, or choose another",
+            level="note",
+        )
         for i, emblem in emblem_picks(record)
     ]
 
@@ -362,8 +380,8 @@ def collection_problems(
     for item in checked:
         record = item.record
         kind = record.kind
-        where: KeyPath = ("slug",) if item.source.data and "slug" in item.source.data else (
-            "accession",
+        where: KeyPath = (
+            ("slug",) if item.source.data and "slug" in item.source.data else ("accession",)
         )
         if (kind, record.key) in owners:
             other = owners[(kind, record.key)].source.path
@@ -374,8 +392,11 @@ def collection_problems(
             acc = record.accession.strip().upper()
             if acc in accessions:
                 other = accessions[acc].source.path
-                add(item, ("accession",), f"duplicate accession number '{record.accession}'"
-                    f" (also in {other})")
+                add(
+                    item,
+                    ("accession",),
+                    f"duplicate accession number '{record.accession}' (also in {other})",
+                )
             else:
                 accessions[acc] = item
         if isinstance(record, SetRecord):
@@ -383,27 +404,44 @@ def collection_problems(
                 if ("game", slug) in broken and slug not in games:
                     found.setdefault(item.rel, [])
                 elif slug not in games:
-                    add(item, ("games", i), f"games[{i}]: unknown game '{slug}'"
-                        " (no file in games/ has this slug)")
+                    add(
+                        item,
+                        ("games", i),
+                        f"games[{i}]: unknown game '{slug}' (no file in games/ has this slug)",
+                    )
                 elif ("game", slug) in drafts and not record.draft:
-                    add(item, ("games", i), f"games[{i}]: the game '{slug}' is a draft, never"
-                        " shown to visitors: publish it first (delete its 'draft: true')")
+                    add(
+                        item,
+                        ("games", i),
+                        f"games[{i}]: the game '{slug}' is a draft, never"
+                        " shown to visitors: publish it first (delete its 'draft: true')",
+                    )
             for i, face in enumerate(record.cards):
                 flag = face.content_note
                 term = find_term(terms, (face.name, face.family, face.caption))
                 if flag is None and term:
-                    add(item, ("cards", i), f"cards[{i}]: '{term}' names contested imagery:"
-                        " flag the card with content_note (shows, note), or reword it")
+                    add(
+                        item,
+                        ("cards", i),
+                        f"cards[{i}]: '{term}' names contested imagery:"
+                        " flag the card with content_note (shows, note), or reword it",
+                    )
                 if flag is not None and ("note", flag.note) in broken and flag.note not in notes:
                     found.setdefault(item.rel, [])
                 elif flag is not None and ("note", flag.note) in drafts and not record.draft:
-                    add(item, ("cards", i, "content_note", "note"),
+                    add(
+                        item,
+                        ("cards", i, "content_note", "note"),
                         f"cards[{i}].content_note.note: the note '{flag.note}' is a draft, never"
-                        " shown to visitors: publish it first (delete its 'draft: true')")
+                        " shown to visitors: publish it first (delete its 'draft: true')",
+                    )
                 elif flag is not None and flag.note not in notes:
-                    add(item, ("cards", i, "content_note", "note"),
+                    add(
+                        item,
+                        ("cards", i, "content_note", "note"),
                         f"cards[{i}].content_note.note: unknown note '{flag.note}'"
-                        " (a flagged card needs a note file in notes/ with this slug)")
+                        " (a flagged card needs a note file in notes/ with this slug)",
+                    )
         for loc, image in images_of(record):
             why = image_problem(content_dir, image.src, files, links)
             if why:
@@ -428,25 +466,32 @@ def game_warnings(checked: list[Checked], engines: dict[str, str]) -> list[Probl
             why = unplayable(record, engines.get(slug, ""))
             if why:
                 line, col = item.source.position(("games", i))
-                found.append(Problem(item.source.path, line, col, f"games[{i}]: {slug} {why}",
-                                     level="warning"))
+                found.append(
+                    Problem(
+                        item.source.path, line, col, f"games[{i}]: {slug} {why}", level="warning"
+                    )
+                )
     return found
 
 
 def unplayable(record: SetRecord, engine: str) -> str | None:
     """Why ``engine`` cannot play this set's deck (a dead end for a visitor), or None."""
     if engine == "snitchems" and record.deck != "standard-52":
-        return ("needs a standard pack of 52, so the kiosk does not offer it: write"
-                " deck: standard-52, or remove the game")
+        return (
+            "needs a standard pack of 52, so the kiosk does not offer it: write"
+            " deck: standard-52, or remove the game"
+        )
     if engine == "happy-families":
         from kiosk.catalogue.decks import deck_for
         from kiosk.games.happy_families import playable_deck
 
         families = {c.family for c in playable_deck(deck_for(record))}
         if len(families) < 2:
-            return ("needs at least two complete families of four cards (each card with"
-                    " family:, none flagged or missing), so the kiosk does not offer it: remove"
-                    " the game, or record the families")
+            return (
+                "needs at least two complete families of four cards (each card with"
+                " family:, none flagged or missing), so the kiosk does not offer it: remove"
+                " the game, or record the families"
+            )
     return None
 
 
@@ -491,8 +536,11 @@ def check_scenario(
         return None, problems
     module = registry.engine(engine_name)
     if record.variant not in module.VARIANTS:
-        add(("variant",), f"unknown variant '{record.variant}' of {record.game}: choose from "
-            + ", ".join(module.VARIANTS))
+        add(
+            ("variant",),
+            f"unknown variant '{record.variant}' of {record.game}: choose from "
+            + ", ".join(module.VARIANTS),
+        )
         return None, problems
     set_record = sets.get(record.deck)
     if set_record is None:
@@ -501,13 +549,21 @@ def check_scenario(
     points = scenarios.POINTS[engine_name]
     for i, point in enumerate(record.shows):
         if point not in points:
-            add(("shows", i), f"shows[{i}]: unknown point '{point}': choose from "
-                + ", ".join(points))
+            add(
+                ("shows", i),
+                f"shows[{i}]: unknown point '{point}': choose from " + ", ".join(points),
+            )
     if problems:
         return None, problems
     run = scenarios.run(
-        engine_name, record.variant, deck_for(set_record), record.cards, record.players,
-        dict(record.options), record.actions, record.seed,
+        engine_name,
+        record.variant,
+        deck_for(set_record),
+        record.cards,
+        record.players,
+        dict(record.options),
+        record.actions,
+        record.seed,
     )
     for loc, message in run.problems:
         add(loc, message)
@@ -520,15 +576,20 @@ def check_scenario(
         add(("kind",), "say in 'shows:' what this example shows, e.g. shows: [sweep]", key=True)
     for point in required:
         if not scenarios.shown(run, point):
-            add(("variant",), f"a {record.variant} example must show "
-                f"{points[point][1]}, and no step does: change the cards or the actions")
+            add(
+                ("variant",),
+                f"a {record.variant} example must show "
+                f"{points[point][1]}, and no step does: change the cards or the actions",
+            )
     for i, point in enumerate(record.shows):
         if point not in required and not scenarios.shown(run, point):
             add(("shows", i), f"shows[{i}]: no step shows {points[point][1]}")
     for n in record.steps:
         if not 1 <= n <= len(run.steps):
-            where = ("steps", str(n)) if ("steps", str(n)) in source.key_positions else (
-                "steps", n)
-            add(where, f"steps: a caption for step {n}, but the example has "
-                f"{len(run.steps)} steps", key=True)
+            where = ("steps", str(n)) if ("steps", str(n)) in source.key_positions else ("steps", n)
+            add(
+                where,
+                f"steps: a caption for step {n}, but the example has {len(run.steps)} steps",
+                key=True,
+            )
     return (None if problems else run), problems

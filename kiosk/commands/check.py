@@ -34,11 +34,13 @@ def _plural(n: int, word: str) -> str:
 @click.command()
 @click.argument("content_dir", required=False)
 @click.option(
-    "--fatal", is_flag=True,
+    "--fatal",
+    is_flag=True,
     help="Warnings fail the check too (problems always do), as Pelican's --fatal.",
 )
 @click.option(
-    "--notes", is_flag=True,
+    "--notes",
+    is_flag=True,
     help="Also say which emblem the kiosk picked for each card without 'emblem:'.",
 )
 def check(content_dir: str | None, fatal: bool, notes: bool = False) -> None:
@@ -66,6 +68,6 @@ def check(content_dir: str | None, fatal: bool, notes: bool = False) -> None:
 
 
 def _summary(files: int, problems: int, warnings: int) -> str:
-    """"10 files, 0 problems", with ", 2 warnings" only when there are any."""
+    """ "10 files, 0 problems", with ", 2 warnings" only when there are any."""
     text = f"{_plural(files, 'file')}, {_plural(problems, 'problem')}"
     return text + (f", {_plural(warnings, 'warning')}" if warnings else "")

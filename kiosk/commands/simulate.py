@@ -19,10 +19,18 @@ from kiosk.games.core import GameError, OptionsError
 @click.option("--trace", is_flag=True, help="Print JSON Lines traces instead of a summary.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option("--list-variants", is_flag=True, help="Print the variant names, one a line.")
-@click.option("--deck", type=click.Choice(["standard"]), default=None,
-              help="Play with the standard 52-card deck (default: the game's own).")
-@click.option("--max-turns", type=click.IntRange(min=1), default=None,
-              help="End each game after this many turns (Snap's kiosk bound).")
+@click.option(
+    "--deck",
+    type=click.Choice(["standard"]),
+    default=None,
+    help="Play with the standard 52-card deck (default: the game's own).",
+)
+@click.option(
+    "--max-turns",
+    type=click.IntRange(min=1),
+    default=None,
+    help="End each game after this many turns (Snap's kiosk bound).",
+)
 @click.option("--bound", is_flag=True, help="Apply the kiosk's default bound (Snap).")
 def simulate(
     game: str,
@@ -71,8 +79,9 @@ def simulate(
             n = sim.players_of(options)
             for i in range(games):
                 choose = tr.bot_chooser(module, n, level, seed + i)
-                for line in tr.trace_game(module, cards, options, seed + i, choose,
-                                          variant=variant):  # fmt: skip
+                for line in tr.trace_game(
+                    module, cards, options, seed + i, choose, variant=variant
+                ):
                     click.echo(tr.dumps(line))
             return
         runs = sim.run_games(module, cards, options, seed, games, level)

@@ -6,7 +6,10 @@ from dataclasses import dataclass
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 RANK_NAMES = {
-    "A": "Ace", "J": "Jack", "Q": "Queen", "K": "King",
+    "A": "Ace",
+    "J": "Jack",
+    "Q": "Queen",
+    "K": "King",
     **{r: r for r in RANKS[1:10]},
 }
 SUITS = (("S", "Spades"), ("H", "Hearts"), ("D", "Diamonds"), ("C", "Clubs"))

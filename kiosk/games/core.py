@@ -1,30 +1,11 @@
 """The shared face of every rules engine: events, variants, errors, and the engine protocol.
 
-A game is ``deck + options + seed + actions``. Every engine module provides::
-
-    GAME: str                                    # "snap", "happy-families", "snitchems"
-    VARIANTS: dict[str, Variant]                 # by variant name; the first is the default
-    LEVELS: tuple[str, ...]                      # bot levels, easiest first
-    def options_for(variant: str, **overrides) -> Options    # raises OptionsError
-    def new_game(deck, options, seed) -> tuple[State, list[Event]]   # the deal's events
-    def apply(state, action) -> tuple[State, list[Event]]    # raises IllegalAction
-    def legal_actions(state, player) -> list[Action]
-    def to_move(state) -> list[int]              # seats the game waits for; [] when over
-    def make_bot(level: str, seat: int, seed) -> Bot          # bot.act(view) -> Action
-    def view(state, player) -> dict              # what that player may see, JSON-ready
-    def places(state) -> dict[str, list[str]]    # every card id in exactly one place
-    def public_state(state) -> dict              # counters, scores, turn...: JSON-ready
-    def is_over(state) -> bool
-    def result(state) -> dict                    # winner(s) and scores, JSON-ready
-
-Optional, used by :mod:`kiosk.games.simulate` and :mod:`kiosk.games.trace` when present::
-
-    LEVEL_OPTION: str                  # the option naming computer seats' level (Snap: "level")
-    def default_deck() -> list[Card]   # the deck simulations play with (else standard_deck())
-    def kiosk_bound() -> dict          # overrides adding the kiosk's (non-historic) bound
-    def check_event(before, event, cards, options, memo) -> str | None
-        # why a trace event breaks the rules (None if legal); ``before`` is the places
-        # before the event, ``cards`` the header's cards by id, ``memo`` a dict to keep notes
+A game is ``deck + options + seed + actions``. Every engine is a package under
+:mod:`kiosk.games` whose top module follows :class:`Engine`, the same way for every game:
+options are a frozen dataclass; ``apply`` never changes the state it is given (it returns a
+new one); ``replay`` returns the state the live game reached (events, when wanted, come from
+:func:`replay_events`); the words for events come from the game's own ``sentences``, told to
+a :class:`Hearer`. ``tests/test_engine_protocol.py`` runs every registered game against it.
 
 Actions are JSON-ready dicts (``{"type": "turn", "player": 0}``) so a record is plain JSON.
 Places are named ``"down:0"``, ``"up:1"``, ``"hand:0"``, ``"pool"``, ``"table"``,
@@ -37,10 +18,10 @@ All chance comes from the ``random.Random`` inside the state, seeded by ``seed``
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 
 class GameError(Exception):
@@ -105,3 +86,113 @@ def replay_events(
         state, more = module.apply(state, action)
         events.extend(more)
     return state, events
+
+
+@dataclass(frozen=True)
+class Hearer:
+    """Who the words are for: the seat that is "you" (None: an onlooker) and everyone's names.
+
+    ``card_name`` turns a card id into the words for it (the set's own names); games that say
+    more (Happy Families' face-down tricks) read ``extra``.
+    """
+
+    names: Sequence[str]
+    me: int | None = None
+    card_name: Callable[[str], str] = str
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def who(self, seat: int) -> str:
+        """A player as the subject of a sentence: "You" or their name."""
+        return "You" if seat == self.me else self.names[seat]
+
+    def whom(self, seat: int) -> str:
+        """A player as the object of a sentence: "you" or their name."""
+        return "you" if seat == self.me else self.names[seat]
+
+    def does(self, seat: int, verb: str, verbs: str) -> str:
+        """The player and the verb that agrees with them: "You ask", "Dreamy Dan asks"."""
+        return f"{self.who(seat)} {verb if seat == self.me else verbs}"
+
+
+@runtime_checkable
+class Engine(Protocol):
+    """What every game's top module provides (a module satisfies a Protocol by its names).
+
+    State and options types are the game's own; ``Any`` here keeps the protocol shared.
+    """
+
+    GAME: str  # the game's slug, the one name it has everywhere: "snap", "happy-families"
+    VARIANTS: Mapping[str, Variant]  # by variant name; the first is the default
+    LEVELS: tuple[str, ...]  # computer players' levels, easiest first
+    LEVEL_OPTION: str  # the option naming the computer seats' level
+    ACTION_FIELDS: Mapping[str, tuple[str, ...]]  # action type -> the fields it may carry
+
+    def options_for(self, variant: str = ..., **overrides: Any) -> Any:
+        """A variant's options (a frozen dataclass) with overrides; raises OptionsError."""
+
+    def options_from_json(self, data: Mapping[str, Any]) -> Any:
+        """Options back from ``options.to_json()``; raises OptionsError."""
+
+    def default_deck(self) -> list[Any]:
+        """The deck simulations and tests play with."""
+
+    def kiosk_bound(self) -> dict[str, Any]:
+        """Option overrides adding the kiosk's own (non-historic) bound on a game's length."""
+
+    def new_game(self, deck: Any, options: Any, seed: Any) -> tuple[Any, list[Event]]:
+        """The dealt state and the deal's events."""
+
+    def apply(self, state: Any, action: Mapping[str, Any]) -> tuple[Any, list[Event]]:
+        """The state after ``action`` and what happened; ``state`` itself is left unchanged.
+
+        Raises IllegalAction (and nothing else) for an action the rules do not allow.
+        """
+
+    def replay(self, deck: Any, options: Any, seed: Any, actions: Iterable[Any]) -> Any:
+        """The state the live game reached after ``actions`` (as ``apply`` would build it)."""
+
+    def legal_actions(self, state: Any, player: int) -> list[dict[str, Any]]:
+        """Every action ``player`` may take now."""
+
+    def to_move(self, state: Any) -> list[int]:
+        """The seats the game waits for; [] when it is over."""
+
+    def is_over(self, state: Any) -> bool: ...
+
+    def result(self, state: Any) -> dict[str, Any]:
+        """Winner(s) and scores, JSON-ready."""
+
+    def view(self, state: Any, player: int) -> dict[str, Any]:
+        """What ``player`` may see, JSON-ready: never another hand's faces or the stock order."""
+
+    def places(self, state: Any) -> dict[str, list[str]]:
+        """Every card id in exactly one place."""
+
+    def public_state(self, state: Any) -> dict[str, Any]:
+        """Counters, scores, whose turn...: what anyone at the table can see, JSON-ready."""
+
+    def make_bot(self, level: str, seat: int, seed: Any = ...) -> Any:
+        """A computer player: ``bot.act(view) -> action``."""
+
+    def sentences(self, events: Sequence[Event], hearer: Hearer) -> list[str]:
+        """The events that say something, in words, as ``hearer`` hears them: the one place
+        a game's events are put into words (live play, rule step-through, scenarios)."""
+
+    def check_event(
+        self,
+        before: Mapping[str, list[str]],
+        event: Event,
+        cards: Mapping[str, Any],
+        options: Mapping[str, Any],
+        memo: dict[str, Any],
+    ) -> str | None:
+        """Why a trace event breaks the rules (None if legal); ``before`` is the places before
+        the event, ``cards`` the trace header's cards by id, ``memo`` a dict to keep notes."""
+
+
+def missing_from(module: ModuleType) -> list[str]:
+    """The names of :class:`Engine` that ``module`` lacks (an empty list: it follows it)."""
+    wanted = set(Engine.__annotations__) | {
+        name for name, value in vars(Engine).items() if callable(value) and not name.startswith("_")
+    }
+    return sorted(name for name in wanted if not hasattr(module, name))

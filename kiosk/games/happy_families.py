@@ -437,9 +437,7 @@ def legal_actions(state: State, player: int) -> list[Action]:
             continue
         for fam in state.families:
             if fam not in mine:
-                actions.append(
-                    {"type": "claim", "player": player, "target": target, "family": fam}
-                )
+                actions.append({"type": "claim", "player": player, "target": target, "family": fam})
     return actions
 
 
@@ -493,8 +491,16 @@ def _ask(s: State, out: list[Event], player: int, target: int, cid: Any) -> None
     if not _hand(s, target):
         raise IllegalAction(f"player {target + 1} has no cards left to ask for")
     s.asks += 1
-    _emit(s, out, "ask", player=player, target=target, card=cid, family=card.family,
-          words=ask_words(card.name))
+    _emit(
+        s,
+        out,
+        "ask",
+        player=player,
+        target=target,
+        card=cid,
+        family=card.family,
+        words=ask_words(card.name),
+    )
     if cid in _hand(s, target):
         move = _move(s, [cid], f"hand:{target}", f"hand:{player}")
         _emit(s, out, "give", player=target, to=player, card=cid, moves=[move])
@@ -536,8 +542,15 @@ def _claim(s: State, out: list[Event], player: int, target: int, fam: Any) -> No
     if not s.places[f"tricks:{target}"]:
         raise IllegalAction(f"player {target + 1} has no tricks to ask for")
     s.claims += 1
-    _emit(s, out, "claim", player=player, target=target, family=fam,
-          words=ask_words(family_words(fam)))
+    _emit(
+        s,
+        out,
+        "claim",
+        player=player,
+        target=target,
+        family=fam,
+        words=ask_words(family_words(fam)),
+    )
     if fam in trick_families(s, target):
         move = _move(s, family_cards(s, fam), f"tricks:{target}", f"tricks:{player}")
         _emit(s, out, "hand-over", player=target, to=player, family=fam, moves=[move])
@@ -622,9 +635,7 @@ def view(state: State, player: int) -> dict[str, Any]:
     tricks = []
     for s in range(state.players):
         fams = trick_families(state, s)
-        tricks.append(
-            {"count": len(fams), "families": fams if (face_up or s == player) else None}
-        )
+        tricks.append({"count": len(fams), "families": fams if (face_up or s == player) else None})
     log = []
     for event in state.events:
         red = _redact(state, event, player)
@@ -637,9 +648,7 @@ def view(state: State, player: int) -> dict[str, Any]:
         "names": names(state),
         "variation": state.options["variation"],
         "tricks_face_down": state.options["tricks_face_down"],
-        "deck": [
-            {"id": c.id, "name": c.name, "family": c.family} for c in state.cards.values()
-        ],
+        "deck": [{"id": c.id, "name": c.name, "family": c.family} for c in state.cards.values()],
         "families": list(state.families),
         "hand": list(_hand(state, player)),
         "log": log,

@@ -148,15 +148,16 @@ class Bot:
             if holder == target:
                 p = 1.0
                 # every card handed over was asked for by its new holder, aloud
-                why = f"{_subject(name)} asked for {cname} and got it, so I asked " \
-                      f"{_object(name)} for it."
+                why = (
+                    f"{_subject(name)} asked for {cname} and got it, so I asked "
+                    f"{_object(name)} for it."
+                )
             elif holder is not None or target in lacks:
                 p = 0.0
                 why = "I had nothing better to ask."
             else:
                 eligible = [
-                    s for s in range(view["players"])
-                    if s != me and counts[s] and s not in lacks
+                    s for s in range(view["players"]) if s != me and counts[s] and s not in lacks
                 ]
                 total = sum(slots[s] for s in eligible) or 1
                 p = slots[target] / total
@@ -166,13 +167,15 @@ class Bot:
                     why = f"{said_no} didn't have {cname}, so I tried {_object(name)}."
                 asked = mem.asked_family.get(target, {}).get(fam)
                 holds_known = any(
-                    mem.holder.get(c) == target for c, cc in cards.items()
-                    if cc["family"] == fam
+                    mem.holder.get(c) == target for c, cc in cards.items() if cc["family"] == fam
                 )
                 if asked is not None and not holds_known:
                     could = [
-                        c for c, cc in cards.items()
-                        if cc["family"] == fam and c not in hand and mem.holder.get(c) is None
+                        c
+                        for c, cc in cards.items()
+                        if cc["family"] == fam
+                        and c not in hand
+                        and mem.holder.get(c) is None
                         and target not in mem.lacks.get(c, set())
                     ]
                     if could == [cid]:
@@ -237,8 +240,10 @@ class Bot:
             else:
                 unknown = max(tricks[target]["count"] - known_of.get(target, 0), 0)
                 p = unknown / 100
-                why = f"I couldn't remember where {family_words(fam)} went, so I tried " \
-                      f"{_object(name)}."
+                why = (
+                    f"I couldn't remember where {family_words(fam)} went, so I tried "
+                    f"{_object(name)}."
+                )
             every.append((p, a, why))
             if p > top + 1e-12:
                 top, best = p, [(p, a, why)]

@@ -25,7 +25,7 @@ def said(words: str) -> str:
 
 
 def possessive(name: str) -> str:
-    """"Twizzle" → "Twizzle's", "Sally Cross" → "Sally Cross's" (as British print has it)."""
+    """ "Twizzle" → "Twizzle's", "Sally Cross" → "Sally Cross's" (as British print has it)."""
     return f"{name}'s"
 
 
@@ -38,7 +38,7 @@ def spoken_name(name: str, family: str | None, master: bool = False) -> str:
     family = family or ""
     name = name.strip()
     if family and name.startswith(family + ":"):
-        return f"{possessive(family)} {name[len(family) + 1:].strip()}"
+        return f"{possessive(family)} {name[len(family) + 1 :].strip()}"
     if master or (family and name == family):
         return f"{possessive(family)} master card"
     return f"{possessive(family)} {name.lower()}" if family else name
@@ -47,8 +47,7 @@ def spoken_name(name: str, family: str | None, master: bool = False) -> str:
 def spoken_deck(deck: Sequence[Card], masters: Collection[str] = ()) -> list[Card]:
     """The cards named as they are asked for (``masters``: faces marked as master cards)."""
     return [
-        dataclasses.replace(c, name=spoken_name(c.name, c.family, c.face in masters))
-        for c in deck
+        dataclasses.replace(c, name=spoken_name(c.name, c.family, c.face in masters)) for c in deck
     ]
 
 
@@ -114,8 +113,10 @@ def _pass(e: Event, h: Hearer) -> str:
 
 def _variation(e: Event, h: Hearer) -> str:
     p = e["player"]
-    return (f"Every family is down. {h.does(p, 'have', 'has')} the most tricks and "
-            f"{'ask' if p == h.me else 'asks'} first for whole families.")  # fmt: skip
+    return (
+        f"Every family is down. {h.does(p, 'have', 'has')} the most tricks and "
+        f"{'ask' if p == h.me else 'asks'} first for whole families."
+    )
 
 
 def _bound(e: Event, h: Hearer) -> str:

@@ -127,9 +127,9 @@ VARIANTS: dict[str, Variant] = {
             "classic",
             "Snap",
             OWN_PILES,
-            f'{DIAGRAM}, the rules and Penalties: "The first person to yell \'Snap!\' gets to '
+            f"{DIAGRAM}, the rules and Penalties: \"The first person to yell 'Snap!' gets to "
             'keep both of the face-up piles with the matching cards on top" and "The player '
-            'could give one card to each of the others from the face-down pile in front of '
+            "could give one card to each of the others from the face-down pile in front of "
             'him."',
             {"penalty": "card-each"},
         ),
@@ -138,8 +138,8 @@ VARIANTS: dict[str, Variant] = {
             "Snap Pool",
             WITH_POOL,
             f'{WOOLWORTHS}, instruction card rules 4 and 5: "If two players call Snap together, '
-            'and it cannot be decided who was first, the disputed cards are put face upwards '
-            'into the pool in the centre of the table. If a card is turned up the same as the '
+            "and it cannot be decided who was first, the disputed cards are put face upwards "
+            "into the pool in the centre of the table. If a card is turned up the same as the "
             'top one of the pool, the call is Snap Pool." and a mistaken caller is only '
             '"often penalised"',
             {"pool": True, "penalty": "none"},
@@ -157,7 +157,7 @@ VARIANTS: dict[str, Variant] = {
             "penalty-card-each",
             "Penalty: a card to each player",
             WITH_POOL,
-            f'{WOOLWORTHS}, {BASIC}, SNAP POOL and PENALTY 1: "if two players shout `snap\' '
+            f"{WOOLWORTHS}, {BASIC}, SNAP POOL and PENALTY 1: \"if two players shout `snap' "
             'together, the matching cards are put face up in a pool in the centre" and "the '
             'player gives one card from his face down pile to each of the other players"',
             {"pool": True, "penalty": "card-each"},
@@ -174,9 +174,9 @@ VARIANTS: dict[str, Variant] = {
             "penalty-face-down-to-pool",
             "Penalty: face-down pile to the pool",
             WITH_POOL,
-            f'{WOOLWORTHS}, {BASIC}, SNAP POOL and PENALTY 2: "if two players shout `snap\' '
+            f"{WOOLWORTHS}, {BASIC}, SNAP POOL and PENALTY 2: \"if two players shout `snap' "
             'together, the matching cards are put face up in a pool in the centre" and "the '
-            'player\'s face down pile is put into the central pool to be won like an ordinary '
+            "player's face down pile is put into the central pool to be won like an ordinary "
             'snap pool."',
             {"pool": True, "penalty": "face-down-to-pool"},
         ),
@@ -184,7 +184,7 @@ VARIANTS: dict[str, Variant] = {
             "forfeits",
             "Snap with forfeits",
             "Match the last player's card and they give up a counter; a run doubles it.",
-            f'{WOOLWORTHS}, {BASIC}: "if that card matches the first, he or she `snaps\' '
+            f"{WOOLWORTHS}, {BASIC}: \"if that card matches the first, he or she `snaps' "
             'the first player, who pays a forfeit by giving up one counter." and "Should the '
             "third player also have a similar card, he or she `snaps' the second player, who "
             'then has to pay a double forfeit"',
@@ -195,7 +195,7 @@ VARIANTS: dict[str, Variant] = {
             "Easy Snap",
             "One central pile; call when its top two cards match.",
             f'{WOOLWORTHS}, {BASIC}, EASY SNAP: "This version is particularly suitable for '
-            'very young children. Instead of having individual face up piles, each player '
+            "very young children. Instead of having individual face up piles, each player "
             'plays his cards into a central face up pile."',
             {"layout": "central", "penalty": "none"},
         ),
@@ -307,22 +307,67 @@ class SnapState:
     """One game of Snap in progress. Mutable: owned by whoever called new_game."""
 
     __slots__ = (
-        "actions", "aside", "bots", "cards", "central", "centre", "chain", "counters", "current",
-        "down", "false_slices", "false_total", "kitty", "last", "last_turner", "match",
-        "options", "order", "out", "over", "penalties", "pool", "pools", "reason", "rng", "seed",
-        "snaps", "turn", "up", "window", "winners",
-    )  # fmt: skip
+        "actions",
+        "aside",
+        "bots",
+        "cards",
+        "central",
+        "centre",
+        "chain",
+        "counters",
+        "current",
+        "down",
+        "false_slices",
+        "false_total",
+        "kitty",
+        "last",
+        "last_turner",
+        "match",
+        "options",
+        "order",
+        "out",
+        "over",
+        "penalties",
+        "pool",
+        "pools",
+        "reason",
+        "rng",
+        "seed",
+        "snaps",
+        "turn",
+        "up",
+        "window",
+        "winners",
+    )
 
     def key(self) -> tuple:
         """Everything that makes this state what it is (for equality and replay tests)."""
         return (
-            self.options, self.seed, self.order, tuple(map(tuple, self.down)),
-            tuple(map(tuple, self.up)), tuple(self.centre), tuple(self.pool),
-            tuple(self.aside), tuple(self.counters), self.kitty, tuple(self.out), self.current,
-            self.turn, self.last_turner, self.chain, self.snaps, self.pools, self.penalties,
-            self.over, self.reason, tuple(self.winners),
-            self.window.key() if self.window else None, self.rng.getstate(), self.actions,
-        )  # fmt: skip
+            self.options,
+            self.seed,
+            self.order,
+            tuple(map(tuple, self.down)),
+            tuple(map(tuple, self.up)),
+            tuple(self.centre),
+            tuple(self.pool),
+            tuple(self.aside),
+            tuple(self.counters),
+            self.kitty,
+            tuple(self.out),
+            self.current,
+            self.turn,
+            self.last_turner,
+            self.chain,
+            self.snaps,
+            self.pools,
+            self.penalties,
+            self.over,
+            self.reason,
+            tuple(self.winners),
+            self.window.key() if self.window else None,
+            self.rng.getstate(),
+            self.actions,
+        )
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, SnapState) and self.key() == other.key()
@@ -416,14 +461,26 @@ def _new_game(
     if stock:
         s.aside = stock
     if events is not None:
-        moves = [{"cards": [card], "from": "stock", "to": f"down:{i % n}", "at": "top"}
-                 for i, card in enumerate(reversed(order[len(order) - dealt:]))]  # fmt: skip
+        moves = [
+            {"cards": [card], "from": "stock", "to": f"down:{i % n}", "at": "top"}
+            for i, card in enumerate(reversed(order[len(order) - dealt :]))
+        ]
         if stock:
             moves.append({"cards": list(stock), "from": "stock", "to": "aside", "at": "top"})
-        events.append(Event("shuffle", {"cards": len(order), "moves": [
-            {"cards": list(order), "from": "box", "to": "stock", "at": "top"}]}))  # fmt: skip
-        events.append(Event("deal", {"hands": [len(d) for d in s.down], "aside": len(s.aside),
-                                     "moves": moves}))  # fmt: skip
+        events.append(
+            Event(
+                "shuffle",
+                {
+                    "cards": len(order),
+                    "moves": [{"cards": list(order), "from": "box", "to": "stock", "at": "top"}],
+                },
+            )
+        )
+        events.append(
+            Event(
+                "deal", {"hands": [len(d) for d in s.down], "aside": len(s.aside), "moves": moves}
+            )
+        )
     for p in range(n):
         if not s.down[p]:
             s.out[p] = True
@@ -684,9 +741,18 @@ def _settle(s: SnapState, events: list[Event] | None) -> None:
         if kind == "pool":
             if tied:
                 if events is not None:
-                    events.append(Event("tie", {"kind": "pool", "turn": w.turn, "calls": order,
-                                                "players": [t[1] for t in together],
-                                                "outcome": "pool-stays"}))  # fmt: skip
+                    events.append(
+                        Event(
+                            "tie",
+                            {
+                                "kind": "pool",
+                                "turn": w.turn,
+                                "calls": order,
+                                "players": [t[1] for t in together],
+                                "outcome": "pool-stays",
+                            },
+                        )
+                    )
                 continue
             _win_pool(s, valid[0][1], order, w.turn, events)
             continue
@@ -725,12 +791,23 @@ def _win_snap(s, winner, order, turn, tied, broken, events) -> None:
             s.up[p] = []
     s.snaps += 1
     if events is not None:
-        events.append(Event("snap", {
-            "player": winner, "turn": turn, "matches": sorted({s.match[c] for c in tops}),
-            "tops": tops, "from": ["centre"] if central else [f"up:{p}" for p in seats],
-            "won": count, "calls": order, "tie": tied, "tie_broken_by_lot": broken,
-            "moves": moves,
-        }))  # fmt: skip
+        events.append(
+            Event(
+                "snap",
+                {
+                    "player": winner,
+                    "turn": turn,
+                    "matches": sorted({s.match[c] for c in tops}),
+                    "tops": tops,
+                    "from": ["centre"] if central else [f"up:{p}" for p in seats],
+                    "won": count,
+                    "calls": order,
+                    "tie": tied,
+                    "tie_broken_by_lot": broken,
+                    "moves": moves,
+                },
+            )
+        )
 
 
 def _form_pool(s, order, players, turn, events) -> None:
@@ -744,10 +821,20 @@ def _form_pool(s, order, players, turn, events) -> None:
         moves.append({"cards": list(cards), "from": f"up:{p}", "to": "pool", "at": "top"})
         s.up[p] = []
     if events is not None:
-        events.append(Event("pool-formed", {
-            "turn": turn, "players": players, "calls": order, "matches": keys, "tops": tops,
-            "from": [f"up:{p}" for p in seats], "moves": moves,
-        }))  # fmt: skip
+        events.append(
+            Event(
+                "pool-formed",
+                {
+                    "turn": turn,
+                    "players": players,
+                    "calls": order,
+                    "matches": keys,
+                    "tops": tops,
+                    "from": [f"up:{p}" for p in seats],
+                    "moves": moves,
+                },
+            )
+        )
 
 
 def _win_pool(s, winner, order, turn, events) -> None:
@@ -758,10 +845,20 @@ def _win_pool(s, winner, order, turn, events) -> None:
     s.pool = []
     s.pools += 1
     if events is not None:
-        events.append(Event("pool-won", {
-            "player": winner, "turn": turn, "match": s.match[top], "pool_top": top,
-            "won": count, "calls": order, "moves": moves,
-        }))  # fmt: skip
+        events.append(
+            Event(
+                "pool-won",
+                {
+                    "player": winner,
+                    "turn": turn,
+                    "match": s.match[top],
+                    "pool_top": top,
+                    "won": count,
+                    "calls": order,
+                    "moves": moves,
+                },
+            )
+        )
 
 
 def _penalise(s, p, kind, ms, turn, events) -> None:
@@ -777,8 +874,7 @@ def _penalise(s, p, kind, ms, turn, events) -> None:
                 continue
             card = s.down[p].pop()
             s.down[q].insert(0, card)
-            moves.append({"cards": [card], "from": f"down:{p}", "to": f"down:{q}",
-                          "at": "bottom"})  # fmt: skip
+            moves.append({"cards": [card], "from": f"down:{p}", "to": f"down:{q}", "at": "bottom"})
     elif rule == "face-up-to-pool" and s.up[p]:
         cards = s.up[p]
         s.pool.extend(cards)
@@ -790,10 +886,21 @@ def _penalise(s, p, kind, ms, turn, events) -> None:
         moves.append({"cards": cards, "from": f"down:{p}", "to": "pool", "at": "top"})
         s.down[p] = []
     if events is not None:
-        events.append(Event("penalty" if rule != "none" else "mistaken-call", {
-            "player": p, "turn": turn, "call": kind, "reaction_ms": ms, "human": p in o.humans,
-            "rule": rule, "paid": sum(len(m["cards"]) for m in moves), "moves": moves,
-        }))  # fmt: skip
+        events.append(
+            Event(
+                "penalty" if rule != "none" else "mistaken-call",
+                {
+                    "player": p,
+                    "turn": turn,
+                    "call": kind,
+                    "reaction_ms": ms,
+                    "human": p in o.humans,
+                    "rule": rule,
+                    "paid": sum(len(m["cards"]) for m in moves),
+                    "moves": moves,
+                },
+            )
+        )
 
 
 def _held(s: SnapState, p: int) -> int:
@@ -824,11 +931,18 @@ def _finish(s: SnapState, winners: list[int], reason: str, events: list[Event] |
     s.reason = reason
     s.winners = winners
     if events is not None:
-        events.append(Event("game-over", {
-            "winners": winners, "reason": reason, "turn": s.turn,
-            "cards": [_held(s, p) for p in range(s.options.players)],
-            "counters": list(s.counters) if s.options.forfeits else None,
-        }))  # fmt: skip
+        events.append(
+            Event(
+                "game-over",
+                {
+                    "winners": winners,
+                    "reason": reason,
+                    "turn": s.turn,
+                    "cards": [_held(s, p) for p in range(s.options.players)],
+                    "counters": list(s.counters) if s.options.forfeits else None,
+                },
+            )
+        )
 
 
 def _check_end(s: SnapState, events: list[Event] | None, gone: Sequence[int] = ()) -> None:
@@ -850,8 +964,9 @@ def _check_end(s: SnapState, events: list[Event] | None, gone: Sequence[int] = (
             moves: list = []
             for place, pile in (("centre", s.centre), ("pool", s.pool)):
                 if pile:
-                    moves.append({"cards": pile[::-1], "from": place, "to": f"down:{winner}",
-                                  "at": "bottom"})  # fmt: skip
+                    moves.append(
+                        {"cards": pile[::-1], "from": place, "to": f"down:{winner}", "at": "bottom"}
+                    )
                     s.down[winner][:0] = pile[::-1]
             s.centre, s.pool = [], []
             if moves and events is not None:
@@ -879,8 +994,23 @@ def _turn_one(s: SnapState, p: int, events: list[Event] | None) -> None:
         s.down[p] = down = flipped
         s.up[p] = []
         if events is not None:
-            events.append(Event("turn-over", {"player": p, "cards": len(flipped), "moves": [
-                {"cards": list(flipped), "from": f"up:{p}", "to": f"down:{p}", "at": "top"}]}))
+            events.append(
+                Event(
+                    "turn-over",
+                    {
+                        "player": p,
+                        "cards": len(flipped),
+                        "moves": [
+                            {
+                                "cards": list(flipped),
+                                "from": f"up:{p}",
+                                "to": f"down:{p}",
+                                "at": "top",
+                            }
+                        ],
+                    },
+                )
+            )
     card = down.pop()
     if o.layout == "central":
         s.centre.append(card)
@@ -889,18 +1019,30 @@ def _turn_one(s: SnapState, p: int, events: list[Event] | None) -> None:
         s.up[p].append(card)
         dest = f"up:{p}"
     if events is not None:
-        events.append(Event("turn", {
-            "player": p, "turn": s.turn, "card": card, "match": s.match[card],
-            "moves": [{"cards": [card], "from": f"down:{p}", "to": dest, "at": "top"}],
-        }))  # fmt: skip
+        events.append(
+            Event(
+                "turn",
+                {
+                    "player": p,
+                    "turn": s.turn,
+                    "card": card,
+                    "match": s.match[card],
+                    "moves": [{"cards": [card], "from": f"down:{p}", "to": dest, "at": "top"}],
+                },
+            )
+        )
 
 
 def _forfeit(s: SnapState, p: int, events: list[Event] | None) -> None:
     """The forfeits game: a card like the previous player's top snaps them for a counter."""
     prev = s.last_turner
     card = s.up[p][-1]
-    if prev is None or prev == p or s.out[prev] or not s.up[prev] or (
-        s.match[s.up[prev][-1]] != s.match[card]
+    if (
+        prev is None
+        or prev == p
+        or s.out[prev]
+        or not s.up[prev]
+        or (s.match[s.up[prev][-1]] != s.match[card])
     ):
         s.chain = 0
         return
@@ -911,11 +1053,21 @@ def _forfeit(s: SnapState, p: int, events: list[Event] | None) -> None:
     s.kitty += paid
     s.snaps += 1
     if events is not None:
-        events.append(Event("forfeit", {
-            "player": p, "payer": prev, "turn": s.turn, "match": s.match[card],
-            "cards": [s.up[prev][-1], card], "owed": owed, "paid": paid,
-            "counters": list(s.counters),
-        }))  # fmt: skip
+        events.append(
+            Event(
+                "forfeit",
+                {
+                    "player": p,
+                    "payer": prev,
+                    "turn": s.turn,
+                    "match": s.match[card],
+                    "cards": [s.up[prev][-1], card],
+                    "owed": owed,
+                    "paid": paid,
+                    "counters": list(s.counters),
+                },
+            )
+        )
     if s.counters[prev] == 0:
         s.out[prev] = True
         if events is not None:
@@ -1007,16 +1159,27 @@ def _human_call(s: SnapState, action: dict, events: list[Event] | None) -> None:
     stale = false_start or w is None or turn != w.turn or any(c[1] == p for c in w.calls)
     if stale:
         if events is not None:
-            why = "false start" if false_start else (
-                "already called" if w is not None and turn == w.turn else "window closed")
-            events.append(Event("late-call", {
-                "player": p, "kind": kind, "turn": turn, "current_turn": s.turn, "why": why,
-            }))  # fmt: skip
+            why = (
+                "false start"
+                if false_start
+                else ("already called" if w is not None and turn == w.turn else "window closed")
+            )
+            events.append(
+                Event(
+                    "late-call",
+                    {
+                        "player": p,
+                        "kind": kind,
+                        "turn": turn,
+                        "current_turn": s.turn,
+                        "why": why,
+                    },
+                )
+            )
         return
     w.calls += ((ms, p, kind),)
     if events is not None:
-        events.append(Event("call", {"player": p, "kind": kind, "turn": turn,
-                                     "reaction_ms": ms}))  # fmt: skip
+        events.append(Event("call", {"player": p, "kind": kind, "turn": turn, "reaction_ms": ms}))
     waiting = [h for h in s.options.humans if not s.out[h] and all(c[1] != h for c in w.calls)]
     if not waiting:
         _settle(s, events)
@@ -1063,8 +1226,17 @@ def _apply(s: SnapState, action: dict[str, Any], events: list[Event] | None) -> 
         if kind in ("call", "call-pool"):
             _reaction(action)  # a bad reaction is a bad request, over or not
             if events is not None:
-                events.append(Event("late-call", {"player": p, "turn": action.get("turn"),
-                                                  "current_turn": s.turn, "why": "game over"}))
+                events.append(
+                    Event(
+                        "late-call",
+                        {
+                            "player": p,
+                            "turn": action.get("turn"),
+                            "current_turn": s.turn,
+                            "why": "game over",
+                        },
+                    )
+                )
             s.actions += 1
             return
         raise IllegalAction("the game is over")
@@ -1200,17 +1372,19 @@ def view(state: SnapState, player: int) -> dict[str, Any]:
     seats = []
     for p in range(o.players):
         up = s.up[p]
-        seats.append({
-            "seat": p,
-            "you": p == player,
-            "human": p in o.humans,
-            "level": None if p in o.humans else o.seat_level(p),
-            "down": len(s.down[p]),
-            "up": len(up),
-            "top": _card_json(cards[up[-1]]) if up else None,
-            "counters": s.counters[p] if o.forfeits else None,
-            "out": s.out[p],
-        })  # fmt: skip
+        seats.append(
+            {
+                "seat": p,
+                "you": p == player,
+                "human": p in o.humans,
+                "level": None if p in o.humans else o.seat_level(p),
+                "down": len(s.down[p]),
+                "up": len(up),
+                "top": _card_json(cards[up[-1]]) if up else None,
+                "counters": s.counters[p] if o.forfeits else None,
+                "out": s.out[p],
+            }
+        )
     w = s.window
     actions = [a["type"] for a in legal_actions(s, player)] if 0 <= player < o.players else []
     return {
@@ -1222,7 +1396,9 @@ def view(state: SnapState, player: int) -> dict[str, Any]:
             "count": len(s.centre),
             "top": _card_json(cards[s.centre[-1]]) if s.centre else None,
             "below": _card_json(cards[s.centre[-2]]) if len(s.centre) > 1 else None,
-        } if o.layout == "central" else None,
+        }
+        if o.layout == "central"
+        else None,
         "pool": {"count": len(s.pool), "top": _card_json(cards[s.pool[-1]]) if s.pool else None},
         "aside": len(s.aside),
         "turn": s.turn,
@@ -1234,7 +1410,7 @@ def view(state: SnapState, player: int) -> dict[str, Any]:
         "last": _outcome(s, player),
         "over": s.over,
         "result": result(s) if s.over else None,
-    }  # fmt: skip
+    }
 
 
 # --------------------------------------------------------------------------- checking

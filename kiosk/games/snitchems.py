@@ -71,9 +71,7 @@ Action = dict[str, Any]
 def options_for(variant: str = "classic", **overrides: Any) -> Options:
     """Options for a named variant with overrides, checked so a bad choice fails early."""
     if variant not in VARIANTS:
-        raise OptionsError(
-            f"unknown Snitch'ems variant {variant!r} (known: {', '.join(VARIANTS)})"
-        )
+        raise OptionsError(f"unknown Snitch'ems variant {variant!r} (known: {', '.join(VARIANTS)})")
     unknown = sorted(set(overrides) - set(DEFAULTS))
     if unknown:
         raise OptionsError(f"unknown Snitch'ems option(s): {', '.join(unknown)}")
@@ -285,8 +283,15 @@ def _deal(state: State, out: list[Event]) -> None:
             if stock:
                 moves.append(_move(state, [stock[-1]], "stock", "table"))
     state.deals += 1
-    _emit(state, out, "deal", dealer=state.dealer, number=state.deals, moves=moves,
-          layout=state.deals == 1)
+    _emit(
+        state,
+        out,
+        "deal",
+        dealer=state.dealer,
+        number=state.deals,
+        moves=moves,
+        layout=state.deals == 1,
+    )
 
 
 def new_game(
@@ -410,15 +415,21 @@ def apply(state: State, action: Action) -> tuple[State, list[Event]]:
         if not chosen or len(take) != len(wanted):
             if options:
                 ways = "; ".join(describe(c, state.cards) for c in options[:3])
-                raise IllegalAction(f"That is not a capture the {card.name} can make. It can: "
-                                    f"{ways}.")
+                raise IllegalAction(
+                    f"That is not a capture the {card.name} can make. It can: {ways}."
+                )
             raise IllegalAction(f"The {card.name} can capture nothing on this table.")
         cap = chosen[0]
         move = _move(s, [cid], f"hand:{player}", "table")
         _emit(s, out, "play", player=player, card=cid, moves=[move])
         taken = [s.cards[c] for c in cap.take]
-        data: dict[str, Any] = {"player": player, "kind": cap.kind, "card": cid,
-                                "take": list(cap.take), "pair_royal": cap.pair_royal}
+        data: dict[str, Any] = {
+            "player": player,
+            "kind": cap.kind,
+            "card": cid,
+            "take": list(cap.take),
+            "pair_royal": cap.pair_royal,
+        }
         if cap.kind == "pairing":
             data["rank"] = rank_of(card)
         else:
@@ -459,8 +470,9 @@ def _same_cards_other_kind(
     if not ok:
         return []
     same = captures_for(card, list(table.values()), state.options)
-    return [Capture(card.id, kind, c.take, c.pair_royal) for c in same
-            if frozenset(c.take) == wanted]
+    return [
+        Capture(card.id, kind, c.take, c.pair_royal) for c in same if frozenset(c.take) == wanted
+    ]
 
 
 def _advance(s: State, out: list[Event], player: int) -> None:
@@ -542,8 +554,14 @@ def _redact(event: dict[str, Any], player: int) -> dict[str, Any]:
             counts[int(move["to"].split(":")[1])] += len(move["cards"])
             if move["to"] == mine:
                 own.extend(move["cards"])
-    return {"type": "deal", "dealer": event["dealer"], "number": event["number"],
-            "counts": counts, "mine": own, "table": table}
+    return {
+        "type": "deal",
+        "dealer": event["dealer"],
+        "number": event["number"],
+        "counts": counts,
+        "mine": own,
+        "table": table,
+    }
 
 
 def view(state: State, player: int) -> dict[str, Any]:

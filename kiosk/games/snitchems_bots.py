@@ -27,8 +27,7 @@ LEVELS: tuple[str, ...] = ("beginner", "careful")
 
 def _cards(view: dict[str, Any]) -> dict[str, Card]:
     return {
-        c["id"]: Card(id=c["id"], name=c["name"], match=c["rank"], value=c["value"],
-                      rank=c["rank"])
+        c["id"]: Card(id=c["id"], name=c["name"], match=c["rank"], value=c["value"], rank=c["rank"])
         for c in view["deck"]
     }
 
@@ -136,9 +135,14 @@ class Bot:
         taken, danger, _ = best
         if action["type"] == "capture":
             what = f"I took {taken} cards"
-            rest = "and swept the table." if len(action["take"]) == len(table) else (
-                f"and left at most {-danger} for you to take." if danger else
-                "and left nothing you could take."
+            rest = (
+                "and swept the table."
+                if len(action["take"]) == len(table)
+                else (
+                    f"and left at most {-danger} for you to take."
+                    if danger
+                    else "and left nothing you could take."
+                )
             )
             action["why"] = f"{what} {rest}"
         else:

@@ -143,7 +143,7 @@ def _areas(areas: list[AreaView]) -> list[Area]:
 
 
 def set_kicker(record: SetRecord) -> str:
-    """"In the collection" (in the curators' words) only for an object a museum holds; any
+    """ "In the collection" (in the curators' words) only for an object a museum holds; any
     other set says what it is."""
     if is_museum_object(record):
         return word(content.current().words, "in-the-collection")

@@ -109,7 +109,7 @@ def face_alt(set_record: SetRecord, face: CardFace) -> str:
 
 @bp.app_template_global()
 def image_credit(image: Image | None) -> str:
-    """"Photograph: Jane Smith (CC BY 4.0)", or "" when the image names no credit."""
+    """ "Photograph: Jane Smith (CC BY 4.0)", or "" when the image names no credit."""
     if image is None or not (image.credit or image.licence):
         return ""
     who = image.credit or "not recorded"

@@ -26,8 +26,7 @@ def _preview_context() -> dict[str, Any]:
     if not content.is_preview():
         return {"preview": False}
     listed = _listed()
-    return {"preview": True, "preview_problems": listed[:BAR_LIMIT],
-            "preview_count": len(listed)}
+    return {"preview": True, "preview_problems": listed[:BAR_LIMIT], "preview_count": len(listed)}
 
 
 def _listed() -> list[Any]:

@@ -59,8 +59,17 @@ SETUP_EXTENSION = "play.setup_contexts"
 OUTCOME_HOLD_MS = 800  # extra time to read an outcome before the next card
 UNMEASURED_MS = 800  # a call without a measured reaction (no JavaScript) counts as this
 BAD_REACTION_WORDS = "The kiosk could not tell how quickly you tapped. Please tap Snap! again."
-OUTCOMES = {"snap", "pool-formed", "pool-won", "tie", "penalty", "mistaken-call", "forfeit",
-            "unclaimed", "out"}  # fmt: skip
+OUTCOMES = {
+    "snap",
+    "pool-formed",
+    "pool-won",
+    "tie",
+    "penalty",
+    "mistaken-call",
+    "forfeit",
+    "unclaimed",
+    "out",
+}
 CODES = {"turn": "t", "call": "c", "call-pool": "p", "close": "x"}
 TYPES = {v: k for k, v in CODES.items()}
 ACTS = ("turn", "snap", "pool", "next", "auto-on", "auto-off")
@@ -398,8 +407,15 @@ def act(game: Game, what: str, form: dict[str, str]) -> str | None:
         turn = -1
     kind = "call-pool" if what == "pool" else "call"
     try:
-        play(game, {"type": kind, "player": HUMAN, "turn": turn,
-                    "reaction_ms": reaction(form.get("reaction_ms"))})  # fmt: skip
+        play(
+            game,
+            {
+                "type": kind,
+                "player": HUMAN,
+                "turn": turn,
+                "reaction_ms": reaction(form.get("reaction_ms")),
+            },
+        )
     except snap.BadReaction:  # a bad request (a page never sends one): 400, in words
         raise Refused(BAD_REACTION_WORDS) from None
     return None
@@ -463,9 +479,7 @@ def sentences(game: Game, who: list[str], set_record: SetRecord) -> list[str]:
             card = card_alt(snap._card_json(s.cards[d["card"]]), set_record)
             out.append(f"You turned {card}." if you else f"{name} turned {card}.")
         elif t == "turn-over":
-            out.append(
-                "You turn your pile over." if you else f"{name} turns their pile over."
-            )
+            out.append("You turn your pile over." if you else f"{name} turns their pile over.")
         elif t == "snap":
             won = _cards(d["won"])
             if you:
@@ -584,8 +598,9 @@ class CardLooks:
         return found
 
 
-def table(game: Game, set_record: SetRecord, looks: CardLooks,
-          note: str | None = None) -> dict[str, Any]:  # fmt: skip
+def table(
+    game: Game, set_record: SetRecord, looks: CardLooks, note: str | None = None
+) -> dict[str, Any]:
     """Everything the table template shows, from the visitor's view of the game."""
     s = game.state
     o = s.options
@@ -598,14 +613,16 @@ def table(game: Game, set_record: SetRecord, looks: CardLooks,
     for info in v["players"]:
         p = info["seat"]
         top = look(info["top"])
-        seats.append(SimpleNamespace(
-            **{**info, "top": top, "current": current == p},
-            name=who[p],
-            top_alt=top.alt if top else "",
-            top_src=top.src if top else None,
-            top_vt=f"card-{top.id}" if top else None,
-            turned=p in turned,
-        ))  # fmt: skip
+        seats.append(
+            SimpleNamespace(
+                **{**info, "top": top, "current": current == p},
+                name=who[p],
+                top_alt=top.alt if top else "",
+                top_src=top.src if top else None,
+                top_vt=f"card-{top.id}" if top else None,
+                turned=p in turned,
+            )
+        )
     centre = v["centre"]
     if centre:
         below, top = look(centre["below"]), look(centre["top"])
@@ -749,8 +766,9 @@ def bad_token(
     """The friendly "start a new game" page, status 400, for any game's bad token."""
     words = BAD_TOKEN_WORDS.get(error.reason, BAD_TOKEN_WORDS["malformed"])
     setup_url = url_for(setup_endpoint, slug=set_record.key)
-    return render_template("play/bad_token.html", record=set_record, words=words,
-                           setup_url=setup_url, game_id=game_id), 400  # fmt: skip
+    return render_template(
+        "play/bad_token.html", record=set_record, words=words, setup_url=setup_url, game_id=game_id
+    ), 400
 
 
 # ----------------------------------------------------------------- views

@@ -216,7 +216,7 @@ def explain(error: IllegalAction, s: hf.State, target: int | None) -> str:
 
 
 def family_words(fam: str) -> str:
-    """"the Twizzle family"."""
+    """ "the Twizzle family"."""
     return hf.family_words(fam)
 
 
@@ -252,8 +252,12 @@ def pace_ms(game: Game) -> int | None:
 
 def card_view(card: Card) -> dict[str, Any]:
     """A card as the templates draw it."""
-    return {"id": card.id, "name": card.name, "family": card.family,
-            "src": card_src(card.face) if card.face else None}  # fmt: skip
+    return {
+        "id": card.id,
+        "name": card.name,
+        "family": card.family,
+        "src": card_src(card.face) if card.face else None,
+    }
 
 
 def table(game: Game, set_record: SetRecord, note: str | None, chosen: int | None):
@@ -272,17 +276,19 @@ def table(game: Game, set_record: SetRecord, note: str | None, chosen: int | Non
     seats = []
     for p in range(s.players):
         tricks = v["tricks_on_table"][p]
-        seats.append({
-            "seat": p,
-            "name": who[p],
-            "label": "Your cards" if p == HUMAN else f"{who[p]}'s cards",
-            "cards": v["hand_counts"][p],
-            "tricks": tricks["count"],
-            "trick_cards": [card_view(masters[f]) for f in tricks["families"] or []],
-            "current": v["current"] == p,
-            "can_pick": p in targets,
-            "chosen": p == chosen,
-        })  # fmt: skip
+        seats.append(
+            {
+                "seat": p,
+                "name": who[p],
+                "label": "Your cards" if p == HUMAN else f"{who[p]}'s cards",
+                "cards": v["hand_counts"][p],
+                "tricks": tricks["count"],
+                "trick_cards": [card_view(masters[f]) for f in tricks["families"] or []],
+                "current": v["current"] == p,
+                "can_pick": p in targets,
+                "chosen": p == chosen,
+            }
+        )
     hand = set(v["hand"])
     groups = []
     for fam in s.families:
@@ -297,14 +303,34 @@ def table(game: Game, set_record: SetRecord, note: str | None, chosen: int | Non
             for g in groups:
                 cards = [c for c in g["lacking"] if c["id"] in wanted]
                 if cards:
-                    offers.append({"family": g["family"], "items": [
-                        {"value": f"ask:{chosen}:{c['id']}", "card": c,
-                         "words": hf.ask_words(c["name"])} for c in cards]})
+                    offers.append(
+                        {
+                            "family": g["family"],
+                            "items": [
+                                {
+                                    "value": f"ask:{chosen}:{c['id']}",
+                                    "card": c,
+                                    "words": hf.ask_words(c["name"]),
+                                }
+                                for c in cards
+                            ],
+                        }
+                    )
         else:
             fams = [a["family"] for a in legal if a["target"] == chosen]
-            offers.append({"family": None, "items": [
-                {"value": f"claim:{chosen}:{f}", "card": card_view(masters[f]),
-                 "words": hf.ask_words(family_words(f))} for f in fams]})
+            offers.append(
+                {
+                    "family": None,
+                    "items": [
+                        {
+                            "value": f"claim:{chosen}:{f}",
+                            "card": card_view(masters[f]),
+                            "words": hf.ask_words(family_words(f)),
+                        }
+                        for f in fams
+                    ],
+                }
+            )
     words = sentences(game.new, s)
     thought = None
     if game.why:
@@ -369,8 +395,13 @@ def setup_context(set_record: SetRecord) -> dict[str, Any]:
     }
 
 
-def render_game(game: Game, set_record: SetRecord, note: str | None = None,
-                chosen: int | None = None, status: int = 200) -> tuple[str, int]:
+def render_game(
+    game: Game,
+    set_record: SetRecord,
+    note: str | None = None,
+    chosen: int | None = None,
+    status: int = 200,
+) -> tuple[str, int]:
     """The game page (for htmx, base.html sends only its main content)."""
     ctx = setup_context(set_record)
     ctx.update(table(game, set_record, note, chosen))
@@ -424,8 +455,7 @@ def act_get(slug: str) -> Response:
 @bp.post("/sets/<slug>/play/happy-families/act")
 def act_post(slug: str) -> tuple[str, int]:
     """One visitor action (choose a player, ask, Next) on the game in the token."""
-    return act_on_token(set_for_game(slug, GAME), GAME, MOVES, rebuild, act, render_game,
-                        bad_token)  # fmt: skip
+    return act_on_token(set_for_game(slug, GAME), GAME, MOVES, rebuild, act, render_game, bad_token)
 
 
 def init_app(app: Flask) -> None:

@@ -66,8 +66,13 @@ def decode_action(item: Any) -> dict[str, Any]:
             return {"type": "play", "player": player, "card": card}
         if code == "c":
             kind, take = rest
-            return {"type": "capture", "player": player, "card": card, "kind": kind,
-                    "take": list(take)}  # fmt: skip
+            return {
+                "type": "capture",
+                "player": player,
+                "card": card,
+                "kind": kind,
+                "take": list(take),
+            }
         raise ValueError(code)
     except (TypeError, ValueError):
         raise tokens.BadToken("malformed", "an action in the record is not readable") from None
@@ -177,8 +182,11 @@ def sentences(events: list[dict[str, Any]], s: sn.State, level: str) -> list[str
             follows = i + 1 < len(events) and events[i + 1]["type"] == "capture"
             if not follows:
                 name = cards[e["card"]].name
-                out.append(f"You lay the {name} on the table." if you
-                           else f"{who[p]} lays the {name} on the table.")  # fmt: skip
+                out.append(
+                    f"You lay the {name} on the table."
+                    if you
+                    else f"{who[p]} lays the {name} on the table."
+                )
         elif t == "capture":
             cap = sn.Capture(e["card"], e["kind"], tuple(e["take"]), e.get("pair_royal", False))
             what = sn.describe(cap, cards)
@@ -239,11 +247,13 @@ def table(game: Game, note: str | None, chosen: str | None) -> dict[str, Any]:
         for cap in sn.captures_for(s.cards[chosen], table_cards, s.options):
             takeable |= set(cap.take)
             words = sn.describe(cap, s.cards)
-            captures.append({
-                "value": f"take:{chosen}:{cap.kind}:{','.join(cap.take)}",
-                "words": "Capture: " + words,
-                "count": len(cap.take) + 1,
-            })  # fmt: skip
+            captures.append(
+                {
+                    "value": f"take:{chosen}:{cap.kind}:{','.join(cap.take)}",
+                    "words": "Capture: " + words,
+                    "count": len(cap.take) + 1,
+                }
+            )
     # the engine's legal moves decide what the table offers: a card that can do nothing
     # allowed is not offered, and "Lay" only when no capture is possible (it is compulsory)
     legal = sn.legal_actions(s, HUMAN) if your_turn else []
@@ -262,9 +272,7 @@ def table(game: Game, note: str | None, chosen: str | None) -> dict[str, Any]:
             {**card_view(s.cards[c]), "chosen": c == chosen, "playable": c in playable}
             for c in v["hand"]
         ],
-        "table_cards": [
-            {**card_view(s.cards[c]), "takeable": c in takeable} for c in v["table"]
-        ],
+        "table_cards": [{**card_view(s.cards[c]), "takeable": c in takeable} for c in v["table"]],
         "chosen": card_view(s.cards[chosen]) if chosen else None,
         "captures": captures,
         "must_capture": must,
@@ -298,8 +306,13 @@ def setup_context(set_record: SetRecord) -> dict[str, Any]:
     }
 
 
-def render_game(game: Game, set_record: SetRecord, note: str | None = None,
-                chosen: str | None = None, status: int = 200) -> tuple[str, int]:
+def render_game(
+    game: Game,
+    set_record: SetRecord,
+    note: str | None = None,
+    chosen: str | None = None,
+    status: int = 200,
+) -> tuple[str, int]:
     """The game page (for htmx, base.html sends only its main content)."""
     ctx = setup_context(set_record)
     ctx.update(table(game, note, chosen))
@@ -351,8 +364,7 @@ def act_get(slug: str) -> Response:
 @bp.post("/sets/<slug>/play/snitchems/act")
 def act_post(slug: str) -> tuple[str, int]:
     """One visitor action (pick a card, capture, lay, Next) on the game in the token."""
-    return act_on_token(set_for_game(slug, GAME), GAME, MOVES, rebuild, act, render_game,
-                        bad_token)  # fmt: skip
+    return act_on_token(set_for_game(slug, GAME), GAME, MOVES, rebuild, act, render_game, bad_token)
 
 
 def init_app(app: Flask) -> None:

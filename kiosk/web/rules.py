@@ -105,10 +105,17 @@ def _place(run: Run, set_record: SetRecord, back: str, name: str, ids: list[str]
     for i, cid in enumerate(ids):
         card = run.cards[cid]
         shown = up and (spread or i == len(ids) - 1)
-        cards.append(CardView(
-            id=cid, dom=dom_id(cid), src=card_src(card.face) if up and card.face else back,
-            alt=card.name if shown else "", up=up, place=name, index=i,
-        ))  # fmt: skip
+        cards.append(
+            CardView(
+                id=cid,
+                dom=dom_id(cid),
+                src=card_src(card.face) if up and card.face else back,
+                alt=card.name if shown else "",
+                up=up,
+                place=name,
+                index=i,
+            )
+        )
     note = ""
     if name.startswith("tricks:") and ids:
         families = list(dict.fromkeys(run.cards[c].family or "" for c in ids))
@@ -149,10 +156,14 @@ def table_of(run: Run, step: Step, set_record: SetRecord, back: str) -> list[Are
         out = public.get("out")
         if isinstance(out, list) and out[seat]:
             seat_notes.append("Out of the game")
-        areas.append(AreaView(
-            seat_name(seat), mine, seat_notes,
-            current=public.get("current") == seat and not public.get("over"),
-        ))  # fmt: skip
+        areas.append(
+            AreaView(
+                seat_name(seat),
+                mine,
+                seat_notes,
+                current=public.get("current") == seat and not public.get("over"),
+            )
+        )
     return areas
 
 
@@ -208,8 +219,9 @@ def index() -> str:
         for variant in module.VARIANTS.values():
             source, quote = split_source(variant.source)
             examples = [e for e in scenarios if e.record.variant == variant.name]
-            variants.append({"variant": variant, "source": source, "quote": quote,
-                             "examples": examples})
+            variants.append(
+                {"variant": variant, "source": source, "quote": quote, "examples": examples}
+            )
         games.append({"entry": entry, "variants": variants})
     return render_template("rules/index.html", games=games)
 
@@ -231,11 +243,24 @@ def steps_json(game: str, slug: str) -> Response:
     steps = []
     for s in run.steps:
         caption = caption_of(record, run, s, variant.source)
-        steps.append({**s.to_json(), "caption": caption.text, "quote": caption.quote,
-                      "source": caption.source,
-                      "url": url_for("rules.step", game=game, slug=slug, n=s.n)})
-    return jsonify({"game": game, "slug": slug, "variant": record.variant,
-                    "title": record.title, "steps": steps})
+        steps.append(
+            {
+                **s.to_json(),
+                "caption": caption.text,
+                "quote": caption.quote,
+                "source": caption.source,
+                "url": url_for("rules.step", game=game, slug=slug, n=s.n),
+            }
+        )
+    return jsonify(
+        {
+            "game": game,
+            "slug": slug,
+            "variant": record.variant,
+            "title": record.title,
+            "steps": steps,
+        }
+    )
 
 
 @bp.get("/<game>/<slug>/<int:n>")

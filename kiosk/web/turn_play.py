@@ -33,8 +33,9 @@ def set_for_game(slug: str, game: str) -> SetRecord:
     return entry.record  # type: ignore[return-value]
 
 
-def new_record(game: str, set_slug: str, deck: list[Card], options: dict[str, Any],
-               settings: dict[str, Any]) -> tokens.GameRecord:  # fmt: skip
+def new_record(
+    game: str, set_slug: str, deck: list[Card], options: dict[str, Any], settings: dict[str, Any]
+) -> tokens.GameRecord:
     """A new game's record: a fresh nonce and the fingerprint of the deck it is dealt from."""
     return tokens.GameRecord(
         game=game,
@@ -46,8 +47,13 @@ def new_record(game: str, set_slug: str, deck: list[Card], options: dict[str, An
     )
 
 
-def replay_record(record: tokens.GameRecord, set_record: SetRecord, deck: list[Card],
-                  engine: ModuleType, decode: Callable[[Any], dict[str, Any]]) -> Any:  # fmt: skip
+def replay_record(
+    record: tokens.GameRecord,
+    set_record: SetRecord,
+    deck: list[Card],
+    engine: ModuleType,
+    decode: Callable[[Any], dict[str, Any]],
+) -> Any:
     """The state a token's record makes on the set's deck (raises BadToken if none)."""
     if record.set_slug != set_record.key:
         raise tokens.BadToken("wrong-set", record.set_slug)

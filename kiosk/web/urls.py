@@ -37,12 +37,23 @@ class KioskFlask(Flask):
     ) -> str:
         """As Flask's, but a relative URL built in a request is kept for the next one."""
         simple = (
-            _anchor is None and _method is None and _scheme is None and not _external
-            and endpoint != "static" and not self.debug and has_request_context()
-        )  # fmt: skip
+            _anchor is None
+            and _method is None
+            and _scheme is None
+            and not _external
+            and endpoint != "static"
+            and not self.debug
+            and has_request_context()
+        )
         if not simple:
-            return super().url_for(endpoint, _anchor=_anchor, _method=_method, _scheme=_scheme,
-                                   _external=_external, **values)  # fmt: skip
+            return super().url_for(
+                endpoint,
+                _anchor=_anchor,
+                _method=_method,
+                _scheme=_scheme,
+                _external=_external,
+                **values,
+            )
         blueprint = request.blueprint if endpoint.startswith(".") else None
         # with the values' types: True == 1 as keys, but they build "True" and "1"
         types = tuple(map(type, values.values()))

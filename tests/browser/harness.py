@@ -278,9 +278,7 @@ def format_violations(violations: list[dict]) -> str:
 def assert_no_axe_violations(page: Any, context: Any = None) -> None:
     """Fail listing every axe-core violation on the page as it is now."""
     violations = run_axe(page, context)["violations"]
-    assert not violations, f"axe-core violations on {page.url}:\n" + format_violations(
-        violations
-    )
+    assert not violations, f"axe-core violations on {page.url}:\n" + format_violations(violations)
 
 
 # --------------------------------------------------------------------------- target size

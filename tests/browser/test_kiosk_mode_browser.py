@@ -53,6 +53,7 @@ TABLES = {
     "snitchems": ("/sets/snitchems-1797/play/snitchems", "#sn-game"),
 }
 
+
 @pytest.fixture(scope="module")
 def quick_server() -> Iterator[LiveServer]:
     with LiveServer(QUICK) as server:
@@ -68,9 +69,7 @@ def kiosk_server() -> Iterator[LiveServer]:
 def assert_kiosk_axe(page: Any) -> None:
     """No axe-core violation at all (kiosk mode stops pinch zoom with touch-action instead)."""
     violations = run_axe(page)["violations"]
-    assert not violations, f"axe-core violations on {page.url}:\n" + format_violations(
-        violations
-    )
+    assert not violations, f"axe-core violations on {page.url}:\n" + format_violations(violations)
 
 
 def start(page: Any, url: str, root: str) -> None:
@@ -122,9 +121,7 @@ def test_the_countdown_shows_and_a_tap_extends_it(touch_page, quick_server):
     assert page.evaluate("window.kioskMode.phase()") == "active"
 
 
-def test_the_reset_drops_the_game_covers_the_cards_and_leaves_no_way_back(
-    touch_page, quick_server
-):
+def test_the_reset_drops_the_game_covers_the_cards_and_leaves_no_way_back(touch_page, quick_server):
     page = touch_page
     home = quick_server.url + "/"
     page.goto(home)

@@ -62,7 +62,7 @@ def game_server() -> Iterator[LiveServer]:
 
 
 def rank(name: str) -> str:
-    """"Queen of Hearts" → "Queen" (the standard pack matches by rank)."""
+    """ "Queen of Hearts" → "Queen" (the standard pack matches by rank)."""
     return name.split(" of ")[0]
 
 
@@ -91,9 +91,7 @@ def painted_count(frame: Any) -> int:
 
 
 def wait_painted(frame: Any, after: int, timeout: float = 8000) -> None:
-    frame.wait_for_function(
-        f"n => ({PAINTED})().length > n", arg=after, timeout=timeout
-    )
+    frame.wait_for_function(f"n => ({PAINTED})().length > n", arg=after, timeout=timeout)
 
 
 def react(frame: Any) -> None:
@@ -185,8 +183,11 @@ def start_game(frame: Any, bots: int, rules: str | None) -> None:
         name = f"{variant.title} {variant.description}"
         frame.get_by_role("radio", name=name, exact=True).check()
     frame.get_by_role("button", name="Start").tap()
-    expect(frame.get_by_role("button", name="Snap!", exact=True).or_(
-        frame.get_by_text("snaps by itself"))).to_be_visible()
+    expect(
+        frame.get_by_role("button", name="Snap!", exact=True).or_(
+            frame.get_by_text("snaps by itself")
+        )
+    ).to_be_visible()
     frame.wait_for_function(f"() => ({PAINTED})().length > 0")
 
 
@@ -203,8 +204,14 @@ GAMES = [
     pytest.param("snap-standard-deck", None, "classic", rank, False, id="classic-standard"),
     pytest.param("misc-869-1986", None, "woolworths", picture, False, id="woolworths-card"),
     pytest.param("twizzles-happy-families", None, "classic", family, False, id="twizzle-snap"),
-    pytest.param("snap-standard-deck", "penalty-card-each", "penalty-card-each", rank, False,
-                 id="penalty-card-each"),
+    pytest.param(
+        "snap-standard-deck",
+        "penalty-card-each",
+        "penalty-card-each",
+        rank,
+        False,
+        id="penalty-card-each",
+    ),
     pytest.param("snap-standard-deck", "easy", "easy", rank, True, id="easy-snap"),
 ]
 
@@ -236,9 +243,7 @@ def test_the_woolworths_game_leaves_out_the_flagged_cards(touch_page, game_serve
     )
     start_game(page, 1, None)
     expect(page.get_by_role("note").filter(has_text="left out of this game")).to_be_visible()
-    names = page.evaluate(
-        "() => [...document.querySelectorAll('img')].map(i => i.alt).join(' | ')"
-    )
+    names = page.evaluate("() => [...document.querySelectorAll('img')].map(i => i.alt).join(' | ')")
     assert "Golly" not in names
 
 

@@ -37,25 +37,31 @@ def shown(frame: Any) -> int:
 
 def step(frame: Any) -> int:
     """The number of moves in the game on screen."""
-    return int(frame.evaluate(
-        "() => { const g = document.querySelector('[data-more-game]');"
-        " return g ? Number(g.dataset.step) : -1; }"
-    ))  # fmt: skip
+    return int(
+        frame.evaluate(
+            "() => { const g = document.querySelector('[data-more-game]');"
+            " return g ? Number(g.dataset.step) : -1; }"
+        )
+    )
 
 
 def wait_step(frame: Any, old: int, timeout: float = 8000) -> None:
     """Wait until a table with more than ``old`` moves has been shown."""
     frame.wait_for_function(
         "n => (window.kioskMoreGames ? window.kioskMoreGames.log : [])"
-        ".some(e => Number(e.step) > n)", arg=old, timeout=timeout,
-    )  # fmt: skip
+        ".some(e => Number(e.step) > n)",
+        arg=old,
+        timeout=timeout,
+    )
 
 
 def said_at(frame: Any, n: int) -> str:
     """The status words of the table shown after move ``n`` (read when it was shown)."""
-    return str(frame.evaluate(
-        "n => (window.kioskMoreGames.log.find(e => Number(e.step) === n) || {}).said || ''", n
-    ))  # fmt: skip
+    return str(
+        frame.evaluate(
+            "n => (window.kioskMoreGames.log.find(e => Number(e.step) === n) || {}).said || ''", n
+        )
+    )
 
 
 def over(frame: Any) -> bool:
@@ -119,12 +125,16 @@ def play_families(frame: Any, check_a11y: bool = False) -> list[str]:
     return said
 
 
-@pytest.mark.parametrize(("bots", "rules", "variant"), [
-    (2, None, "classic"),
-    (3, "Happy Families: asking for whole families", "variation"),
-])  # fmt: skip
-def test_a_whole_game_of_happy_families_on_a_touchscreen(touch_page, game_server, bots, rules,
-                                                         variant):  # fmt: skip
+@pytest.mark.parametrize(
+    ("bots", "rules", "variant"),
+    [
+        (2, None, "classic"),
+        (3, "Happy Families: asking for whole families", "variation"),
+    ],
+)
+def test_a_whole_game_of_happy_families_on_a_touchscreen(
+    touch_page, game_server, bots, rules, variant
+):
     page = touch_page
     page.goto(game_server.url + HF)
     assert_no_axe_violations(page)
@@ -176,8 +186,11 @@ def test_without_javascript_happy_families_is_forms(new_context, game_server):
     page.goto(game_server.url + HF)
     page.get_by_role("button", name="Start").click()
     for _ in range(60):
-        asks = [b for b in page.get_by_role("button", name=re.compile(r"^Ask (?!someone)")).all()
-                if b.is_enabled()]  # fmt: skip
+        asks = [
+            b
+            for b in page.get_by_role("button", name=re.compile(r"^Ask (?!someone)")).all()
+            if b.is_enabled()
+        ]
         if asks:
             break
         again = page.get_by_role("button", name="Play again")

@@ -76,9 +76,7 @@ def act_and_wait(page: Any, timeout: float = 8000) -> dict[str, Any]:
     else:  # the computer's turn: "Next" (hidden with JavaScript: the pace posts it)
         expect(page.locator("#next-button")).to_be_enabled()
         page.evaluate("() => document.getElementById('next-button').click()")
-    page.wait_for_function(
-        "n => window.__watch.paints.length > n", arg=before[0], timeout=timeout
-    )
+    page.wait_for_function("n => window.__watch.paints.length > n", arg=before[0], timeout=timeout)
     page.wait_for_function("() => !window.kioskPlay.state.busy", timeout=timeout)
     after = page.evaluate("() => [window.__watch.paints.at(-1), window.__watch.transitions]")
     paint = after[0]
@@ -126,9 +124,7 @@ def test_one_transition_begun_with_the_request_and_painted_at_its_first_frame(
     assert "turned" in paint["status"] or "Over to" in paint["status"], paint["status"]
 
 
-def test_reduced_motion_fades_in_place_with_the_same_paint_mark(
-    reduced_motion_page, paint_server
-):
+def test_reduced_motion_fades_in_place_with_the_same_paint_mark(reduced_motion_page, paint_server):
     page = reduced_motion_page
     open_table(page, paint_server)
     paint = quick_action(page)

@@ -78,8 +78,11 @@ def _places(page) -> dict[str, list[str]]:
 
 
 def _want(step: dict) -> dict[str, list[str]]:
-    return {p: [re.sub(r"[^A-Za-z0-9_-]", "_", c) for c in ids]
-            for p, ids in step["places"].items() if ids}
+    return {
+        p: [re.sub(r"[^A-Za-z0-9_-]", "_", c) for c in ids]
+        for p, ids in step["places"].items()
+        if ids
+    }
 
 
 @pytest.mark.parametrize("reduced", [False, True], ids=["motion", "reduced"])
@@ -199,8 +202,13 @@ def test_works_without_javascript(new_context, live_server):
 
 
 @pytest.mark.parametrize(
-    "path", ["/rules/", "/rules/snap/snap-pool/8", "/rules/snitchems/pairing/6",
-             "/rules/happy-families/classic/5"],
+    "path",
+    [
+        "/rules/",
+        "/rules/snap/snap-pool/8",
+        "/rules/snitchems/pairing/6",
+        "/rules/happy-families/classic/5",
+    ],
 )
 def test_no_axe_violations_and_big_targets(touch_page, live_server, path):
     touch_page.goto(live_server.url + path)

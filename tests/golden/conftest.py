@@ -18,9 +18,11 @@ HERE = Path(__file__).parent
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
-        "--regen-golden", action="store_true", default=False,
+        "--regen-golden",
+        action="store_true",
+        default=False,
         help="rewrite tests/golden/**/* from the engines instead of comparing",
-    )  # fmt: skip
+    )
 
 
 class Golden:
@@ -46,10 +48,13 @@ class Golden:
         if want != text:
             diff = "".join(
                 difflib.unified_diff(
-                    want.splitlines(keepends=True), text.splitlines(keepends=True),
-                    fromfile=f"golden/{name}", tofile="engine now", n=2,
+                    want.splitlines(keepends=True),
+                    text.splitlines(keepends=True),
+                    fromfile=f"golden/{name}",
+                    tofile="engine now",
+                    n=2,
                 )
-            )  # fmt: skip
+            )
             pytest.fail(f"{name} differs from the engine's playthrough:\n{diff[:6000]}")
 
 

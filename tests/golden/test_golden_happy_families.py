@@ -24,15 +24,16 @@ def name(variant: str, players: int, families: int, seed: int) -> str:
 def playthrough(variant: str, players: int, families: int, seed: int) -> str:
     """One game, a remembering bot against forgetful ones: a line per event, with reasons."""
     options = hf.options_for(variant, players=players)
-    bots = [hf.make_bot("remembering" if s == 0 else "forgetful", s, seed)
-            for s in range(players)]
+    bots = [hf.make_bot("remembering" if s == 0 else "forgetful", s, seed) for s in range(players)]
 
     def choose(state, seat):
         return bots[seat].act(hf.view(state, seat))
 
     lines = list(trace.trace_game(hf, hf.generic_deck(families), options, seed, choose))
-    out = [f"# happy-families {variant}, {players} players, {families} families, seed {seed}; "
-           "seat 0 remembers, the others forget"]
+    out = [
+        f"# happy-families {variant}, {players} players, {families} families, seed {seed}; "
+        "seat 0 remembers, the others forget"
+    ]
     for line in lines[1:]:
         event = dict(line["event"])
         moves = event.pop("moves", [])
@@ -57,8 +58,9 @@ def playthrough(variant: str, players: int, families: int, seed: int) -> str:
 
 @pytest.mark.parametrize(("variant", "players", "families", "seed"), CASES)
 def test_happy_families_playthrough_matches_golden(golden, variant, players, families, seed):
-    golden.check(name(variant, players, families, seed),
-                 playthrough(variant, players, families, seed))
+    golden.check(
+        name(variant, players, families, seed), playthrough(variant, players, families, seed)
+    )
 
 
 def test_every_variant_has_golden_files():

@@ -10,9 +10,7 @@ from kiosk.games import snap, trace
 from kiosk.games.cards import standard_deck
 
 CASES = [
-    (variant, players, seed)
-    for variant in snap.VARIANTS
-    for players, seed in ((2, 1), (3, 2))
+    (variant, players, seed) for variant in snap.VARIANTS for players, seed in ((2, 1), (3, 2))
 ]
 
 
@@ -40,8 +38,9 @@ def scripted_chooser(players: int):
                 calls += [("call", t % players, 600.0)]  # a call in error
             calls = [c for c in calls if not state.out[c[1]]]
             if calls:
-                queue.extend({"type": k, "player": p, "turn": t, "reaction_ms": ms}
-                             for k, p, ms in calls)  # fmt: skip
+                queue.extend(
+                    {"type": k, "player": p, "turn": t, "reaction_ms": ms} for k, p, ms in calls
+                )
                 queue.append({"type": "close", "player": seat})
                 return queue.pop(0)
         kinds = [a["type"] for a in snap.legal_actions(state, seat)]

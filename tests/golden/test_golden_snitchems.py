@@ -32,8 +32,10 @@ def playthrough(label: str, overrides: dict, seed: int) -> str:
         return bots[seat].act(sn.view(state, seat))
 
     lines = list(trace.trace_game(sn, standard_deck(), options, seed, choose))
-    out = [f"# snitchems {label} {json.dumps(overrides, sort_keys=True)}, seed {seed}; "
-           "seat 0 careful, seat 1 beginner"]
+    out = [
+        f"# snitchems {label} {json.dumps(overrides, sort_keys=True)}, seed {seed}; "
+        "seat 0 careful, seat 1 beginner"
+    ]
     for line in lines[1:]:
         event = dict(line["event"])
         moves = event.pop("moves", [])

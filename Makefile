@@ -34,6 +34,7 @@ check: $(STAMP)
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check kiosk tests benchmarks
+	$(BIN)/lint-imports
 
 browser-deps:
 	@command -v chromium >/dev/null 2>&1 || { \

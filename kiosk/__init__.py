@@ -1,39 +1,19 @@
-"""The Snap & Happy Families museum kiosk."""
+"""The Snap & Happy Families museum kiosk.
+
+Nothing heavy is imported here, so ``import kiosk.games.snap`` loads no Flask: ``create_app``
+lives in :mod:`kiosk.app` and is looked up from there on first use (``kiosk:create_app``).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
-from flask import Flask
-
-from kiosk.config import DEFAULTS, DEV_SECRET, ROOT, from_environment
+__all__ = ["create_app"]
 
 
-def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
-    """Build the app: defaults, then ``KIOSK_*`` environment variables, then ``test_config``.
+def __getattr__(name: str) -> Any:
+    if name == "create_app":
+        from kiosk.app import create_app
 
-    Outside debug and testing the development secret is refused: anyone could forge tokens.
-    """
-    from kiosk.web.urls import KioskFlask  # here, so the engines import without the web layer
-
-    app = KioskFlask(
-        __name__,
-        template_folder=str(ROOT / "templates"),
-        static_folder="static",
-    )
-    app.config.from_mapping(DEFAULTS)
-    app.config.from_mapping(from_environment())
-    if test_config is not None:
-        app.config.from_mapping(test_config)
-    if app.config["SECRET_KEY"] == DEV_SECRET and not (app.testing or app.debug):
-        raise RuntimeError(
-            "Refusing to start with the development SECRET_KEY outside debug or testing: "
-            "set KIOSK_SECRET_KEY to a long random string (or use `kiosk run`, which makes "
-            "one for the process)."
-        )
-
-    from kiosk import web
-
-    web.init_app(app)
-    return app
+        return create_app
+    raise AttributeError(f"module 'kiosk' has no attribute {name!r}")

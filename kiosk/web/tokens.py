@@ -4,8 +4,7 @@ A token holds a :class:`GameRecord` (which game, which set, the options, a rando
 the actions so far, and a few page settings), signed with the app's secret with a salt per
 game and a maximum age (``app.config["GAME_MAX_AGE"]``). The format is itsdangerous's
 ``URLSafeTimedSerializer`` (compact JSON, zlib when shorter, base64, a timestamp, HMAC-SHA1
-under a key derived from salt and secret), written out here so the key is derived once, not
-on every action: the tests check it against itsdangerous both ways. The shuffle's seed
+under a key derived from salt and secret), used as it is. The shuffle's seed
 is *not* in the token: it is ``HMAC(SECRET_KEY, nonce)`` (:func:`seed_for`), so reading a
 token reveals no coming card, and any process holding the secret can rebuild the game. No
 cookies, no server state: any worker on any machine can serve any move, inside any iframe.
@@ -22,8 +21,6 @@ not "tampered", so the visitor is told the truth.
 
 from __future__ import annotations
 
-import base64
-import functools
 import hashlib
 import hmac
 import json
@@ -34,6 +31,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from flask import current_app
+from itsdangerous import BadSignature, URLSafeTimedSerializer
+from itsdangerous.encoding import base64_decode, base64_encode
 
 from kiosk.games.registry import ENGINES
 
@@ -144,17 +143,14 @@ def new_nonce() -> str:
     return secrets.token_urlsafe(12)
 
 
+def _secret(secret: str | bytes | None = None) -> bytes:
+    key = current_app.config["SECRET_KEY"] if secret is None else secret
+    return key.encode("utf-8") if isinstance(key, str) else key
+
+
 def seed_for(nonce: str, secret: str | bytes | None = None) -> str:
     """The game's seed: HMAC-SHA256 of the nonce under the server secret (hex)."""
-    key = current_app.config["SECRET_KEY"] if secret is None else secret
-    if isinstance(key, str):
-        key = key.encode("utf-8")
-    return _seed(key, nonce)
-
-
-@functools.lru_cache(maxsize=1024)  # a game's seed is asked for twice on each of its actions
-def _seed(key: bytes, nonce: str) -> str:
-    return hmac.digest(key, nonce.encode("utf-8"), "sha256").hex()
+    return hmac.digest(_secret(secret), nonce.encode("utf-8"), "sha256").hex()
 
 
 def deck_fingerprint(card_ids: list[str] | tuple[str, ...]) -> str:
@@ -162,108 +158,25 @@ def deck_fingerprint(card_ids: list[str] | tuple[str, ...]) -> str:
     return hashlib.sha256("\0".join(card_ids).encode("utf-8")).hexdigest()[:16]
 
 
-def _b64(data: bytes) -> bytes:
-    return base64.urlsafe_b64encode(data).rstrip(b"=")
-
-
-def _unb64(data: bytes) -> bytes:
-    return base64.urlsafe_b64decode(data + b"=" * (-len(data) % 4))
-
-
-_KEYS: dict[tuple[bytes, str], bytes] = {}
-
-
-def _secret() -> bytes:
-    secret = current_app.config["SECRET_KEY"]
-    return secret.encode("utf-8") if isinstance(secret, str) else secret
-
-
-@functools.lru_cache(maxsize=64)
-def _key_id(secret: bytes) -> str:
-    return _b64(hashlib.sha256(b"kiosk.key-id\0" + secret).digest()[:6]).decode("ascii")
-
-
 def key_id() -> str:
     """A short id of this server's secret (8 characters of a hash): tokens carry it."""
-    return _key_id(_secret())
-
-
-def _peek_key_id(token: str) -> str | None:
-    """The key id inside a token whose signature did not match (unverified: only to word the
-    refusal), or None if it has none or cannot be read cheaply."""
-    try:
-        payload = token.encode("ascii").rsplit(b".", 2)[0]
-        packed = payload.startswith(b".")
-        data = _unb64(payload[1:] if packed else payload)
-        if packed:
-            data = zlib.decompressobj().decompress(data, PEEK_BYTES)
-        found = json.loads(data.decode("utf-8")).get(KEY_ID)
-    except Exception:  # anything unreadable is simply "no key id"
-        return None
-    return found if isinstance(found, str) else None
-
-
-def _key(game: str) -> bytes:
-    """The signing key for ``game``'s tokens (itsdangerous's "django-concat" derivation)."""
-    secret = current_app.config["SECRET_KEY"]
-    if isinstance(secret, str):
-        secret = secret.encode("utf-8")
-    found = _KEYS.get((secret, game))
-    if found is None:
-        found = hashlib.sha1(f"{SALT}{game}".encode() + b"signer" + secret).digest()
-        if len(_KEYS) > 64:  # apps made with other secrets (tests): forget the old ones
-            _KEYS.clear()
-        _KEYS[(secret, game)] = found
-    return found
-
-
-class _Unsigned(Exception):
-    """The signature does not match (``shaped``: the token has a payload part at all)."""
-
-    def __init__(self, shaped: bool) -> None:
-        super().__init__("bad signature")
-        self.shaped = shaped
-
-
-def _unsign(token: str, game: str) -> tuple[bytes, int]:
-    """The payload and timestamp of a token signed for ``game``, or _Unsigned."""
-    value, dot, sig = token.encode("utf-8").rpartition(b".")
-    if not dot:
-        raise _Unsigned(shaped=False)
-    try:
-        good = hmac.compare_digest(_unb64(sig), hmac.digest(_key(game), value, "sha1"))
-    except ValueError:  # not base64 at all
-        good = False
-    if not good:
-        raise _Unsigned(shaped=True)
-    payload, dot, stamp = value.rpartition(b".")
-    raw = _unb64(stamp) if dot else b""
-    if not dot or not 0 < len(raw) <= 8:  # only a holder of the secret could sign this
-        raise _Unsigned(shaped=True)
-    return payload, int.from_bytes(raw, "big")
-
-
-def _compress(data: bytes) -> bytes:
-    """zlib with a 1 KB window: a quarter of the default's time on a record (whose repeats
-    are close together), and any zlib reader reads it (itsdangerous's too)."""
-    packer = zlib.compressobj(6, zlib.DEFLATED, 10, 4)
-    return packer.compress(data) + packer.flush()
-
-
-def dump(record: GameRecord) -> str:
-    """Sign ``record`` into a URL-safe token (compressed when that is shorter)."""
-    fields = {**record.to_json(), KEY_ID: key_id()}
-    data = json.dumps(fields, ensure_ascii=False, separators=(",", ":")).encode()
-    packed = _compress(data)
-    payload = b"." + _b64(packed) if len(packed) < len(data) - 1 else _b64(data)
-    stamp = int(time.time()).to_bytes(8, "big").lstrip(b"\0")
-    value = payload + b"." + _b64(stamp)
-    return (value + b"." + _b64(hmac.digest(_key(record.game), value, "sha1"))).decode("ascii")
+    digest = hashlib.sha256(b"kiosk.key-id\0" + _secret()).digest()[:6]
+    return base64_encode(digest).decode("ascii")
 
 
 def max_age() -> int:
     """How long a token stays good, in seconds (``GAME_MAX_AGE``)."""
     return int(current_app.config["GAME_MAX_AGE"])
+
+
+def _serializer(game: str) -> URLSafeTimedSerializer:
+    """itsdangerous's serializer for ``game``'s tokens: the app's secret, a salt per game."""
+    return URLSafeTimedSerializer(_secret(), salt=SALT + game)
+
+
+def dump(record: GameRecord) -> str:
+    """Sign ``record`` into a URL-safe token (compressed when that is shorter)."""
+    return _serializer(record.game).dumps({**record.to_json(), KEY_ID: key_id()})
 
 
 def load(token: Any, game: str) -> GameRecord:
@@ -274,38 +187,45 @@ def load(token: Any, game: str) -> GameRecord:
         raise BadToken("malformed", "the token is too long")
     token = token.strip()
     try:
-        payload, stamp = _unsign(token, game)
-    except _Unsigned as exc:
-        # another game's token fails the signature too (the salt differs): tell them apart
-        for other in GAMES:
-            if other != game and _signed_for(token, other):
-                raise BadToken("wrong-game", f"this is a token for {other}") from None
-        if exc.shaped and _peek_key_id(token) not in (None, key_id()):
-            raise BadToken("restarted", "signed with the secret from before a restart") from None
-        reason = "tampered" if exc.shaped else "malformed"
-        raise BadToken(reason, "the signature does not match") from None
-    except Exception as exc:  # a token that is not even shaped like one
+        # the age is checked below: itsdangerous refuses any stamp in the future at all
+        data, signed_at = _serializer(game).loads(token, return_timestamp=True)
+    except BadSignature as exc:
+        raise _refusal(token, game, exc) from None
+    except Exception as exc:  # BadPayload: signed by us, so only an older format fails here
         raise BadToken("malformed", type(exc).__name__) from None
-    age = int(time.time()) - stamp
+    age = int(time.time()) - int(signed_at.timestamp())
     if age > max_age():
         raise BadToken("expired", "the game is older than the maximum age")
     if age < -CLOCK_SKEW_S:
         raise BadToken("expired", "the token is stamped further in the future than clocks drift")
-    try:
-        packed = payload.startswith(b".")
-        data = _unb64(payload[1:] if packed else payload)
-        data = json.loads((zlib.decompress(data) if packed else data).decode("utf-8"))
-    except Exception as exc:  # signed by us, so only an older format could fail here
-        raise BadToken("malformed", type(exc).__name__) from None
     record = GameRecord.from_json(data)
     if record.game != game:
         raise BadToken("wrong-game", f"this is a token for {record.game}")
     return record
 
 
-def _signed_for(token: str, game: str) -> bool:
+def _refusal(token: str, game: str, exc: BadSignature) -> BadToken:
+    """Why a token's signature does not match ``game``'s, in the visitor's terms."""
+    # another game's token fails the signature too (the salt differs): tell them apart
+    for other in GAMES:
+        if other != game and _serializer(other).make_signer().validate(token):
+            return BadToken("wrong-game", f"this is a token for {other}")
+    if exc.payload is None:  # not even a payload and a signature
+        return BadToken("malformed", "the signature does not match")
+    if _peek_key_id(exc.payload) not in (None, key_id()):
+        return BadToken("restarted", "signed with the secret from before a restart")
+    return BadToken("tampered", "the signature does not match")
+
+
+def _peek_key_id(payload: bytes) -> str | None:
+    """The key id in an unverified payload (only to word the refusal), unpacked no further than
+    PEEK_BYTES (a small token could inflate to megabytes); None if it has none."""
     try:
-        _unsign(token, game)
-    except Exception:
-        return False
-    return True
+        packed = payload.startswith(b".")
+        data = base64_decode(payload[1:] if packed else payload)
+        if packed:
+            data = zlib.decompressobj().decompress(data, PEEK_BYTES)
+        found = json.loads(data.decode("utf-8")).get(KEY_ID)
+    except Exception:  # anything unreadable is simply "no key id"
+        return None
+    return found if isinstance(found, str) else None

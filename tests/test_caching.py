@@ -122,10 +122,9 @@ def test_a_catalogue_page_is_rendered_once_per_version(client, monkeypatch):
     assert calls  # a different host is a different page (its oEmbed link names the host)
 
 
-def test_the_page_cache_is_bounded():
-    from kiosk.web.caching import PageCache
-
-    cache = PageCache(size=2)
-    for n in range(3):
-        cache.put(str(n), str(n).encode())
-    assert len(cache) == 2 and cache.get("0") is None and cache.get("2") == b"2"
+def test_the_page_cache_is_bounded(app, client):
+    pages = app.extensions["kiosk-pages"]
+    pages.size = 2
+    for path in ("/", "/sets/misc-869-1986", "/games/snap"):
+        assert client.get(path).status_code == 200
+    assert len(pages) == 2

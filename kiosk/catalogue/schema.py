@@ -7,7 +7,6 @@ show "not recorded"; nothing is ever invented to fill it.
 
 from __future__ import annotations
 
-import functools
 import re
 from typing import Annotated, Literal
 
@@ -17,7 +16,6 @@ Slug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(?:-[a-z0-9]+)*$", m
 Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
 
 
-@functools.lru_cache(maxsize=1024)  # asked on every page and game action
 def slug_from_accession(accession: str) -> str:
     """``MISC.869-1986`` → ``misc-869-1986``: lower-cased, dots (and other marks) to hyphens."""
     return re.sub(r"[^a-z0-9]+", "-", accession.lower()).strip("-")

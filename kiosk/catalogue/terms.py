@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from functools import lru_cache
 
 # The seed of content/contested-terms.md: golliwog imagery (the V&A's record of MISC.869-1986,
 # and the Twizzle character Chawky), and the caricatures the Jim Crow Museum names.
@@ -42,7 +41,6 @@ _VAGUE = """a an the this that some may might could contain contains containing 
 VAGUE_WORDS = frozenset(_VAGUE.split())
 
 
-@lru_cache(maxsize=64)
 def pattern(terms: tuple[str, ...]) -> re.Pattern[str]:
     """One regex for a list of terms: whole words, any case, plurals, spaces as any space."""
     parts = sorted(

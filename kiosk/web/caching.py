@@ -4,7 +4,7 @@ Every ``url_for('static', ...)`` gets ``?v=<hash of the file>``, so a changed fi
 URL and a browser may keep each URL for a year. A catalogue page's ETag comes from the
 content version, the code version (templates and package) and the request's own variant
 (path, embed, htmx headers), so a revalidation is answered 304 before anything is rendered,
-and a page already rendered under that ETag is sent again from memory (``PageCache``): a
+and a page already rendered under that ETag is sent again from memory (a ``Memo``): a
 catalogue page is rendered once per content version, not once per visitor.
 """
 
@@ -13,8 +13,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
-import threading
-from collections import OrderedDict
 from importlib import metadata
 from pathlib import Path
 
@@ -22,6 +20,7 @@ from flask import Flask, Response, current_app, g, request
 from werkzeug.security import safe_join
 
 from kiosk.config import ROOT
+from kiosk.memo import SIZE, Memo
 from kiosk.web import content
 
 STATIC_MAX_AGE = 365 * 24 * 60 * 60
@@ -29,35 +28,7 @@ ETAG_ENDPOINTS = "pages."
 VARIANT_HEADERS = ("HX-Request", "HX-Request-Type", "HX-History-Restore-Request")
 URL_PARTS = ("wsgi.url_scheme", "SCRIPT_NAME", "PATH_INFO", "QUERY_STRING")
 
-PAGE_CACHE_SIZE = 512  # rendered pages kept per process (a few MB at most)
-
-_versions: dict[tuple[str, int, int], str] = {}
-
-
-class PageCache:
-    """Rendered catalogue pages by ETag, least recently used dropped first."""
-
-    def __init__(self, size: int = PAGE_CACHE_SIZE) -> None:
-        self.size = size
-        self._pages: OrderedDict[str, bytes] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, etag: str) -> bytes | None:
-        with self._lock:
-            body = self._pages.get(etag)
-            if body is not None:
-                self._pages.move_to_end(etag)
-            return body
-
-    def put(self, etag: str, body: bytes) -> None:
-        with self._lock:
-            self._pages[etag] = body
-            self._pages.move_to_end(etag)
-            while len(self._pages) > self.size:
-                self._pages.popitem(last=False)
-
-    def __len__(self) -> int:
-        return len(self._pages)
+_versions: Memo[str] = Memo()  # (path, size, mtime) → the hash of a static file's bytes
 
 
 def file_version(filename: str) -> str | None:
@@ -71,12 +42,12 @@ def file_version(filename: str) -> str | None:
     except OSError:
         return None
     key = (path, stat.st_size, stat.st_mtime_ns)
-    if key not in _versions:
-        try:
-            _versions[key] = hashlib.sha256(Path(path).read_bytes()).hexdigest()[:12]
-        except OSError:  # a directory, or gone since the stat
-            return None
-    return _versions[key]
+    try:
+        return _versions.value(
+            key, lambda: hashlib.sha256(Path(path).read_bytes()).hexdigest()[:12]
+        )
+    except OSError:  # a directory, or gone since the stat
+        return None
 
 
 def code_version() -> str:
@@ -111,7 +82,9 @@ def init_app(app: Flask) -> None:
     """Version static URLs, cache them long, and answer catalogue revalidations with 304."""
     version = code_version()
     # Debug serves edited templates and static files at once: nothing may be kept there.
-    pages = app.extensions["kiosk-pages"] = PageCache(0 if app.debug else PAGE_CACHE_SIZE)
+    # Rendered pages by ETag (the ETag holds the content version, so an edit never meets one).
+    pages: Memo[bytes] = Memo(0 if app.debug else SIZE)
+    app.extensions["kiosk-pages"] = pages
 
     @app.url_defaults
     def _static_version(endpoint: str, values: dict[str, str]) -> None:

@@ -10,9 +10,10 @@ revalidation uses weak comparison, so a 304 still answers it.
 from __future__ import annotations
 
 import gzip
-import threading
 
 from flask import Flask, Response, request
+
+from kiosk.memo import Memo
 
 COMPRESSIBLE = {
     "text/html",
@@ -25,27 +26,13 @@ COMPRESSIBLE = {
 }
 MIN_BYTES = 1024  # below this the headers cost more than the saving
 LEVEL = 6
-KEPT_SIZE = 512
 
-_kept: dict[tuple[str, str], bytes] = {}
-_kept_lock = threading.Lock()
+_kept: Memo[bytes] = Memo()  # (path, ETag) → the gzipped body
 
 
 def wants_gzip() -> bool:
     """Whether the client accepts gzip (``Accept-Encoding: gzip``, q > 0)."""
     return request.accept_encodings["gzip"] > 0
-
-
-def _kept_gzip(key: tuple[str, str], data: bytes) -> bytes:
-    with _kept_lock:
-        found = _kept.get(key)
-    if found is None:
-        found = gzip.compress(data, LEVEL, mtime=0)
-        with _kept_lock:
-            if len(_kept) >= KEPT_SIZE:
-                _kept.clear()
-            _kept[key] = found
-    return found
 
 
 def compress(response: Response) -> Response:
@@ -63,7 +50,7 @@ def compress(response: Response) -> Response:
         return response
     etag, weak = response.get_etag()
     if etag and not weak:
-        body = _kept_gzip((request.path, etag), data)
+        body = _kept.value((request.path, etag), lambda: gzip.compress(data, LEVEL, mtime=0))
     else:
         body = gzip.compress(data, LEVEL, mtime=0)
     response.set_data(body)

@@ -15,7 +15,6 @@ with presentation attributes only: the CSP forbids ``style`` attributes.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from html import escape
 from html.parser import HTMLParser
 from urllib.parse import unquote
@@ -23,6 +22,8 @@ from urllib.parse import unquote
 import segno
 from flask import Flask, current_app, has_app_context
 from markupsafe import Markup
+
+from kiosk.memo import memoized
 
 LEAVING_SCHEMES = frozenset({"http", "https", "mailto", "tel"})
 QR_PIXELS = 160  # the SVG's own width and height, so it has a scannable size before any CSS
@@ -69,7 +70,7 @@ def shown_address(url: str) -> str:
     return url
 
 
-@lru_cache(maxsize=512)
+@memoized  # about 10 ms a code; print pages are rendered on every request
 def qr_svg(url: str) -> str:
     """The QR code for ``url`` as inline SVG: no ``style`` attribute, a fixed width and height.
 
@@ -224,7 +225,6 @@ class _Rewriter(HTMLParser):
         return "".join(self.out)
 
 
-@lru_cache(maxsize=256)
 def rewrite(html: str) -> str:
     """``html`` with no way out: off-site links as text and QR, unsafe links as text only."""
     parser = _Rewriter()

@@ -24,7 +24,6 @@ from flask import (
     url_for,
 )
 
-from kiosk.cardfaces import STANDARD_IDS, quoted, standard_name
 from kiosk.catalogue.decks import card_name, deck_for
 from kiosk.catalogue.schema import CardFace, SetRecord
 from kiosk.catalogue.store import Entry, Snapshot
@@ -32,6 +31,7 @@ from kiosk.games import registry
 from kiosk.games.cards import SUITS
 from kiosk.games.core import GameError
 from kiosk.web import content
+from kiosk.web.cardfaces import STANDARD_IDS, quoted, standard_name
 from kiosk.web.cards import face_alt, face_src, standard_src
 
 bp = Blueprint("pages", __name__)
@@ -103,26 +103,16 @@ class PlayLink:
     url: str
 
 
-_PLAYABLE: dict[tuple[str, str, str], bool] = {}  # (content version, set, engine) → plays
-
-
-def deck_plays(version: str, record: SetRecord, engine: str) -> bool:
+def deck_plays(record: SetRecord, engine: str) -> bool:
     """Whether the set's playable deck deals a game of ``engine`` (never offer a dead end)."""
-    key = (version, record.key, engine)
-    found = _PLAYABLE.get(key)
-    if found is None:
-        module = registry.engine(engine)
-        deck = deck_for(record, include_flagged=False)
-        keep = getattr(module, "playable_deck", None)  # Happy Families: complete families only
-        try:
-            module.new_game(keep(deck) if keep else deck, module.options_for(), seed=0)
-            found = True
-        except GameError:
-            found = False
-        if len(_PLAYABLE) > 256:  # content reloads make new versions: forget the old ones
-            _PLAYABLE.clear()
-        _PLAYABLE[key] = found
-    return found
+    module = registry.engine(engine)
+    deck = deck_for(record, include_flagged=False)
+    keep = getattr(module, "playable_deck", None)  # Happy Families: complete families only
+    try:
+        module.new_game(keep(deck) if keep else deck, module.options_for(), seed=0)
+    except GameError:
+        return False
+    return True
 
 
 def play_links(record: SetRecord) -> list[PlayLink]:
@@ -134,7 +124,7 @@ def play_links(record: SetRecord) -> list[PlayLink]:
         url = play_url(record.key, slug)
         if game is None or url is None:
             continue
-        if deck_plays(snapshot.version, record, game.record.engine):  # type: ignore[union-attr]
+        if deck_plays(record, game.record.engine):  # type: ignore[union-attr]
             links.append(PlayLink(game.record.title, url))  # type: ignore[union-attr]
     return links
 

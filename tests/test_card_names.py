@@ -12,12 +12,12 @@ import xml.etree.ElementTree as ET
 import pytest
 from bs4 import BeautifulSoup
 
-from kiosk.cardfaces import face_title
 from kiosk.catalogue import Catalogue
 from kiosk.catalogue.decks import card_name
 from kiosk.catalogue.schema import CardFace
 from kiosk.config import ROOT
 from kiosk.web import play_families as pf
+from kiosk.web.cardfaces import face_title
 
 SNAPSHOT = Catalogue(ROOT / "content").current()
 TWIZZLES = SNAPSHOT.sets["twizzles-happy-families"].record

@@ -7,9 +7,13 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from kiosk import cardfaces
-from kiosk.catalogue.schema import Back, CardFace, ContentNote, SetRecord
+from kiosk.catalogue.looks import EMBLEM_ORDER, PALETTE, look_for, palette_colour
+from kiosk.catalogue.schema import Back, CardFace, ContentNote
 from kiosk.games.cards import standard_deck
+from kiosk.web import cardfaces
+from kiosk.web.cardfaces.emblems import EMBLEM_DRAWINGS
+from kiosk.web.cardfaces.standard import SUIT_PATHS
+from kiosk.web.cardfaces.svg import fit_lines
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -53,7 +57,7 @@ def test_standard_face_parses_with_its_name_as_title(card_id):
 @pytest.mark.parametrize("rank", ["2", "3", "4", "5", "6", "7", "8", "9", "10"])
 def test_number_cards_have_as_many_pips_as_their_rank(rank):
     root = parse(cardfaces.standard_svg(f"{rank}C"))
-    club = cardfaces.SUIT_PATHS["C"]
+    club = SUIT_PATHS["C"]
     pips = [p for p in root.iter(f"{SVG}path") if p.get("d") == club]
     assert len(pips) == int(rank) + 2  # plus the two corner indices
 
@@ -129,7 +133,7 @@ def test_unrecorded_face_has_a_plain_name_and_says_not_recorded():
 
 
 def test_unrecorded_faces_of_two_families_do_not_look_alike():
-    looks = [cardfaces.look_for(unrecorded(f, "second")) for f in ("Sally Cross", "Twizzle")]
+    looks = [look_for(unrecorded(f, "second")) for f in ("Sally Cross", "Twizzle")]
     assert looks[0].emblem != looks[1].emblem
     svgs = [cardfaces.face_svg(unrecorded(f, "second")) for f in ("Sally Cross", "Twizzle")]
     assert svgs[0] != svgs[1]
@@ -164,130 +168,24 @@ def test_text_is_escaped_for_xml():
 def test_family_cards_share_a_colour():
     master = CardFace(name="Twizzle", family="Twizzle", role="master")
     article = CardFace(name="Cap", family="Twizzle", role="article")
-    ink = cardfaces.palette_colour("Twizzle")
-    assert ink in cardfaces.PALETTE
+    ink = palette_colour("Twizzle")
+    assert ink in PALETTE
     assert f'stroke="{ink}"' in cardfaces.face_svg(master)
     assert f'stroke="{ink}"' in cardfaces.face_svg(article)
     assert "TWIZZLE" in texts(parse(cardfaces.face_svg(article)))
     assert "MASTER CARD" in texts(parse(cardfaces.face_svg(master)))
 
 
-@pytest.mark.parametrize(
-    ("name", "emblem"),
-    [
-        ("Jolly Jack Tar", "anchor"),
-        ("Our Fishermen", "fish"),
-        ("Yeoman of the Guard", "crown"),
-        ("The Arm of the Law!", "star"),
-        ("Stop Me and Buy One!", "ice"),
-        ("Something", "rosette"),
-    ],
-)
-def test_emblems_are_objects_chosen_by_words(name, emblem):
-    assert cardfaces.emblem_for(name) == emblem
+def test_every_emblem_name_has_a_drawing_and_every_drawing_a_name():
+    names, drawn = set(EMBLEM_ORDER), set(EMBLEM_DRAWINGS)
+    assert len(names) == len(EMBLEM_ORDER), "each emblem named once"
+    assert names - drawn == set(), "names in kiosk.catalogue.looks without a drawing"
+    assert drawn - names == set(), "drawings without a name in kiosk.catalogue.looks"
 
 
 def test_every_emblem_is_a_different_drawing():
-    drawings = [cardfaces._EMBLEMS[e] for e in cardfaces.EMBLEM_ORDER]
+    drawings = [EMBLEM_DRAWINGS[e] for e in EMBLEM_ORDER]
     assert len(set(drawings)) == len(drawings) >= 24
-    assert {e for _, e in cardfaces._EMBLEM_WORDS} <= set(cardfaces.EMBLEM_ORDER)
-
-
-def test_words_match_at_the_start_of_a_word():
-    assert cardfaces.emblem_for("On Guard") == "sword"
-    assert cardfaces.emblem_for("Yeoman of the Guard") == "crown"
-    assert cardfaces.emblem_for("A Star Turn") == "rosette", "'tar' inside 'Star' is no sailor"
-
-
-def record(match: str, cards: list[dict]) -> SetRecord:
-    return SetRecord.model_validate(
-        {
-            "kind": "set",
-            "slug": "s",
-            "title": "T",
-            "summary": "S",
-            "match": match,
-            "back": {"description": "d"},
-            "sources": [{"title": "t"}],
-            "cards": cards,
-        }
-    )
-
-
-def test_set_looks_never_give_two_pictures_one_emblem():
-    guards = record(
-        "picture",
-        [
-            {"name": "Yeoman of the Guard"},
-            {"name": "On Guard"},
-            {"name": "Royal Guard"},
-            {"name": "Something"},
-        ],
-    )
-    looks = cardfaces.set_looks(guards)
-    assert looks["yeoman-of-the-guard"].emblem == "crown"
-    assert looks["on-guard"].emblem == "sword"
-    emblems = [look.emblem for look in looks.values()]
-    assert len(set(emblems)) == 4
-    assert cardfaces.set_looks(guards) == looks, "the same set always gets the same looks"
-
-
-def test_set_looks_hand_out_words_before_free_emblems():
-    """A picture without words never takes the emblem a later picture's words ask for."""
-    looks = cardfaces.set_looks(
-        record("picture", [{"name": "Something"}, {"name": "A Fine Day"}, {"name": "The King"}])
-    )
-    assert cardfaces.EMBLEM_ORDER[0] == "crown", "the first free emblem…"
-    assert looks["the-king"].emblem == "crown", "…is kept for the words that ask for it"
-    assert len({look.emblem for look in looks.values()}) == 3
-
-
-def test_more_pictures_than_inks_still_have_their_own_emblems():
-    many = record("picture", [{"name": f"Picture {n}"} for n in range(20)])
-    looks = cardfaces.set_looks(many)
-    assert len({look.emblem for look in looks.values()}) == 20
-    assert {look.ink for look in looks.values()} == set(cardfaces.PALETTE)
-
-
-def test_a_family_shares_one_look_and_flagged_faces_get_none():
-    fams = record(
-        "family",
-        [
-            {"name": "Twizzle", "family": "Twizzle", "role": "master"},
-            {"name": "Cap", "family": "Twizzle", "role": "article"},
-            {"name": "Sally Cross", "family": "Sally Cross", "role": "master"},
-            {
-                "name": "Sally Cross: second card",
-                "slug": "sc-2",
-                "family": "Sally Cross",
-                "role": "article",
-                "recorded": False,
-            },
-            {
-                "name": "Golly",
-                "family": "Golly",
-                "content_note": {"shows": "x", "note": "golliwog"},
-            },
-        ],
-    )
-    looks = cardfaces.set_looks(fams)
-    assert looks["twizzle"] == looks["cap"]
-    assert looks["sally-cross"] == looks["sc-2"]
-    assert looks["twizzle"].emblem != looks["sally-cross"].emblem
-    assert looks["twizzle"].ink != looks["sally-cross"].ink
-    assert "golly" not in looks
-
-
-def luminance(hex_colour: str) -> float:
-    channels = [int(hex_colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
-    linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
-    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
-
-
-@pytest.mark.parametrize("ink", cardfaces.PALETTE)
-def test_every_ink_carries_cream_text(ink):
-    ratio = (luminance(cardfaces.CREAM) + 0.05) / (luminance(ink) + 0.05)
-    assert ratio >= 4.5, f"{ink} against cream: {ratio:.2f}"
 
 
 @pytest.mark.parametrize(
@@ -301,7 +199,7 @@ def test_every_ink_carries_cream_text(ink):
     ],
 )
 def test_fit_lines_fits_the_width(text):
-    lines, size = cardfaces.fit_lines(text, width=172, height=68, max_size=28)
+    lines, size = fit_lines(text, width=172, height=68, max_size=28)
     assert " ".join(lines).replace(" ", "") == text.replace(" ", "")
     assert 12 <= size <= 28
     assert len(lines) * size * 1.15 <= 68 + 1 or size == 12

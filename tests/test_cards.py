@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from kiosk import create_app
-from kiosk.cardfaces import STANDARD_IDS
 from kiosk.catalogue import Catalogue, deck_for
 from kiosk.catalogue.decks import match_key
 from kiosk.config import ROOT
+from kiosk.web.cardfaces import STANDARD_IDS
 
 SVG = "{http://www.w3.org/2000/svg}"
 CONTENT = ROOT / "content"

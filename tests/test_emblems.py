@@ -11,10 +11,12 @@ import pytest
 from bs4 import BeautifulSoup
 from click.testing import CliRunner
 
-from kiosk import cardfaces, create_app
+from kiosk import create_app
+from kiosk.catalogue.looks import EMBLEM_ORDER, PALETTE, Look, colour_problem, set_looks
 from kiosk.catalogue.store import Catalogue
 from kiosk.commands.check import check
 from kiosk.config import ROOT
+from kiosk.web.cardfaces import emblem_svg
 
 GOOD = Path(__file__).parent / "fixtures" / "catalogue" / "good"
 GALLERY = ROOT / "test-artifacts" / "emblems.html"
@@ -44,8 +46,8 @@ def test_a_chosen_emblem_and_colour_are_drawn(tmp_path):
     )  # its words ask for the anchor too: it yields
     snapshot, _ = snapshot_with(tmp_path, cards)
     assert snapshot.problems == ()
-    looks = cardfaces.set_looks(snapshot.sets["new-set"].record)
-    assert looks["road-up"] == cardfaces.Look("anchor", "#2e6b3a")
+    looks = set_looks(snapshot.sets["new-set"].record)
+    assert looks["road-up"] == Look("anchor", "#2e6b3a")
     assert looks["jolly-jack-tar"].emblem != "anchor"
 
 
@@ -95,7 +97,7 @@ def test_the_emblems_page_shows_every_emblem(tmp_path):
     client = create_app({"TESTING": True}).test_client()
     soup = BeautifulSoup(client.get("/curators/emblems").get_data(as_text=True), "html.parser")
     names = [f.figcaption.get_text() for f in soup.select(".emblem-gallery figure")]
-    assert names == list(cardfaces.EMBLEM_ORDER)
+    assert names == list(EMBLEM_ORDER)
     for figure in soup.select(".emblem-gallery figure"):
         svg = figure.find("svg")
         assert svg["role"] == "img" and svg["aria-label"] == figure.figcaption.get_text()
@@ -117,23 +119,23 @@ def test_no_visitor_page_links_to_the_emblems_page():
 def test_every_emblem_is_drawn_in_a_gallery():
     """Each emblem as valid SVG, and all of them on one page in test-artifacts/ to look at."""
     figures = []
-    for name in cardfaces.EMBLEM_ORDER:
-        svg = cardfaces.emblem_svg(name, "#1d4e89")
+    for name in EMBLEM_ORDER:
+        svg = emblem_svg(name, "#1d4e89")
         root = ET.fromstring(svg)
         assert len(root) == 1 and len(root[0]) > 2, name  # the medallion and a drawing
         figures.append(f"<figure>{svg}<figcaption>{name}</figcaption></figure>")
     GALLERY.parent.mkdir(exist_ok=True)
     GALLERY.write_text("<!doctype html><title>Emblems</title>" + "".join(figures))
-    assert len(set(map(cardfaces.emblem_svg, cardfaces.EMBLEM_ORDER))) == len(figures)
+    assert len(set(map(emblem_svg, EMBLEM_ORDER))) == len(figures)
 
 
-@pytest.mark.parametrize("name", cardfaces.EMBLEM_ORDER)
+@pytest.mark.parametrize("name", EMBLEM_ORDER)
 def test_the_curators_guide_shows_each_emblem_as_drawn(name):
     path = ROOT / "docs" / "emblems" / f"{name}.svg"
-    assert path.read_text() == cardfaces.emblem_svg(name) + "\n"
+    assert path.read_text() == emblem_svg(name) + "\n"
     assert f"![{name}](emblems/{name}.svg)" in (ROOT / "docs" / "curators.md").read_text()
 
 
-@pytest.mark.parametrize("ink", cardfaces.PALETTE)
+@pytest.mark.parametrize("ink", PALETTE)
 def test_the_kiosks_own_inks_pass_its_contrast_check(ink):
-    assert cardfaces.colour_problem(ink) is None
+    assert colour_problem(ink) is None

@@ -248,7 +248,7 @@ def _words_problems(source: SourceFile, record: WordsRecord) -> list[Problem]:
 
 def _look_problems(source: SourceFile, i: int, face: Any) -> list[Problem]:
     """A card's ``emblem:`` that is not on the list, or a ``colour:`` the face cannot use."""
-    from kiosk.cardfaces import EMBLEM_ORDER, colour_problem
+    from kiosk.catalogue.looks import EMBLEM_ORDER, colour_problem
 
     found = []
     if face.emblem is not None and face.emblem not in EMBLEM_ORDER:
@@ -274,7 +274,7 @@ def _look_problems(source: SourceFile, i: int, face: Any) -> list[Problem]:
 
 def emblem_notes(source: SourceFile, record: AnyRecord) -> list[Problem]:
     """Which emblem the kiosk picked for each picture without ``emblem:``, to confirm."""
-    from kiosk.cardfaces import emblem_picks
+    from kiosk.catalogue.looks import emblem_picks
 
     if not isinstance(record, SetRecord) or record.deck != "cards":
         return []

@@ -1,6 +1,6 @@
 """Card pictures as SVG: the named sets' faces, the 52-card faces, and every set's back.
 
-The drawings come from ``kiosk.cardfaces``; this blueprint only finds the card, sets cache
+The drawings come from ``kiosk.web.cardfaces``; this blueprint only finds the card, sets cache
 headers (an ETag from the content version, so an edited set is redrawn) and answers 304s.
 Template globals here give every page (records, the game table, rule steps) the same URLs.
 """
@@ -11,9 +11,9 @@ import hashlib
 
 from flask import Blueprint, Flask, Response, abort, request, url_for
 
-from kiosk import cardfaces
+from kiosk.catalogue.looks import set_looks
 from kiosk.catalogue.schema import CardFace, Image, SetRecord
-from kiosk.web import content
+from kiosk.web import cardfaces, content
 
 bp = Blueprint("cards", __name__, url_prefix="/cards")
 
@@ -79,7 +79,7 @@ def face(set_slug: str, face_slug: str) -> Response:
         if record.deck == "standard-52" and cardfaces.is_standard_id(face_slug):
             return standard(face_slug)
         abort(404)
-    look = cardfaces.set_looks(record).get(found.key)
+    look = set_looks(record).get(found.key)
     svg = cardfaces.face_svg(found, record.title, look)
     return _svg_response(svg, ("face", set_slug, face_slug, content.current().version), 300)
 

@@ -11,8 +11,9 @@ from typing import Any
 from flask import Blueprint, Flask, abort, render_template
 from markupsafe import Markup
 
-from kiosk import cardfaces
+from kiosk.catalogue.looks import EMBLEM_ORDER
 from kiosk.web import content
+from kiosk.web.cardfaces import emblem_svg
 
 bp = Blueprint("curators", __name__)
 
@@ -48,7 +49,7 @@ def _curators_only() -> None:
 def emblems() -> str:
     """Every emblem a card may name with ``emblem:``, with its picture."""
     _curators_only()
-    drawn = [(name, Markup(cardfaces.emblem_svg(name))) for name in cardfaces.EMBLEM_ORDER]
+    drawn = [(name, Markup(emblem_svg(name))) for name in EMBLEM_ORDER]
     return render_template("curators/emblems.html", emblems=drawn)
 
 

@@ -7,7 +7,7 @@ import shutil
 
 from playwright.sync_api import expect
 
-from kiosk import cardfaces
+from kiosk.catalogue.looks import EMBLEM_ORDER
 from kiosk.config import ROOT
 
 from .harness import assert_no_axe_violations, snap
@@ -16,10 +16,10 @@ from .harness import assert_no_axe_violations, snap
 def test_the_emblem_gallery(live_server, page):
     page.goto(live_server.url + "/curators/emblems")
     figures = page.locator(".emblem-gallery figure")
-    expect(figures).to_have_count(len(cardfaces.EMBLEM_ORDER))
-    for n in range(len(cardfaces.EMBLEM_ORDER)):
+    expect(figures).to_have_count(len(EMBLEM_ORDER))
+    for n in range(len(EMBLEM_ORDER)):
         box = figures.nth(n).locator("svg").bounding_box()
-        assert box is not None and box["width"] >= 100, cardfaces.EMBLEM_ORDER[n]
+        assert box is not None and box["width"] >= 100, EMBLEM_ORDER[n]
     snap(page, "curators-emblems")
     assert_no_axe_violations(page)
 

@@ -1,0 +1,33 @@
+"""Card faces and backs drawn as SVG text: typographic, in a 1950s lithograph palette.
+
+Pure functions of the card data (no Flask, no I/O), so the catalogue pages, the game table
+and the rule steps all show the same pictures. A named card gets its printed title and the
+emblem and ink chosen for it by :mod:`kiosk.catalogue.looks`; a flagged card gets only its
+historic title, in quotation marks; a standard card gets its rank and pips. The modules:
+``svg`` (the shared parts), ``emblems``, ``faces``, ``standard`` and ``backs``.
+"""
+
+from __future__ import annotations
+
+from kiosk.web.cardfaces.backs import DEFAULT_BACK, back_svg, icon_svg
+from kiosk.web.cardfaces.emblems import emblem_svg
+from kiosk.web.cardfaces.faces import face_svg, face_title
+from kiosk.web.cardfaces.standard import STANDARD_IDS, is_standard_id, standard_name, standard_svg
+from kiosk.web.cardfaces.svg import quoted
+
+DRAWING_VERSION = "2"  # bump when the drawings change, so cached SVGs are refetched
+
+__all__ = [
+    "DEFAULT_BACK",
+    "DRAWING_VERSION",
+    "STANDARD_IDS",
+    "back_svg",
+    "emblem_svg",
+    "face_svg",
+    "face_title",
+    "icon_svg",
+    "is_standard_id",
+    "quoted",
+    "standard_name",
+    "standard_svg",
+]

@@ -285,9 +285,9 @@ def test_problems_are_logged_once(content, caplog):
 def test_parsing_is_shared_between_catalogues(content, tmp_path):
     store._parse.cache_clear()
     Catalogue(content).current()
-    misses = store._parse.cache_info().misses
+    misses = store._parse.memo.misses
     again = Catalogue(content).current()
-    assert store._parse.cache_info().misses == misses  # the second app parses nothing
+    assert store._parse.memo.misses == misses  # the second app parses nothing
     assert again.games["snap"].record.title == "Snap"
 
 
@@ -310,8 +310,8 @@ def clock(monkeypatch):
 
 def test_rescan_interval_walks_at_most_that_often(content, clock, monkeypatch):
     walks: list[str] = []
-    real = store._scan
-    monkeypatch.setattr(store, "_scan", lambda root: walks.append(root) or real(root))
+    real = store.scan
+    monkeypatch.setattr(store, "scan", lambda root: walks.append(root) or real(root))
     catalogue = Catalogue(content, rescan_s=1.0)
     first = catalogue.current()
     retitle(content / "games" / "snap.md", "Snap, edited", 1)

@@ -18,18 +18,17 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from functools import lru_cache
+from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from types import MappingProxyType
 from typing import Any
 
 from kiosk.catalogue.lint import warnings_of
 from kiosk.catalogue.problems import Problem
 from kiosk.catalogue.read import MAX_FILE_BYTES, SourceFile, claimed_key, read_bytes, too_big
 from kiosk.catalogue.render import RenderProblem, render_bounded
+from kiosk.catalogue.scan import IMAGES, Scan, StatKey, scan
 from kiosk.catalogue.scenarios import Run
+from kiosk.catalogue.snapshot import KINDS, Entry, Snapshot, snapshot_of
 from kiosk.catalogue.validate import (
     AnyRecord,
     Checked,
@@ -39,65 +38,14 @@ from kiosk.catalogue.validate import (
     game_warnings,
     validate_source,
 )
+from kiosk.memo import memoized
+
+# Names of the scan and the snapshot stay importable from here, as before they had modules.
+__all__ = ["IMAGES", "KINDS", "RACY_NS", "Catalogue", "Entry", "Snapshot", "StatKey"]
 
 log = logging.getLogger(__name__)
 
-KINDS = ("set", "game", "note", "page", "scenario", "terms", "words")
-IMAGES = "images"
 RACY_NS = 1_000_000_000  # a file changed this recently may change again unseen (same mtime tick)
-
-StatKey = tuple[int, int, int]  # mtime_ns, size, inode
-
-
-@dataclass(frozen=True, slots=True)
-class Entry:
-    """One published record with its rendered, sanitised body and the file it came from."""
-
-    record: AnyRecord
-    html: str
-    path: str  # as shown to curators, e.g. content/sets/misc-869-1986.md
-
-
-@dataclass(frozen=True)
-class Snapshot:
-    """The whole catalogue at one moment; never changes once made (safe to share across threads).
-
-    ``sets``/``games``/``notes``/``pages`` map slug → Entry, ordered by ``order`` then title.
-    ``version`` is a short hash of every file's content: it changes when any file changes.
-    """
-
-    sets: Mapping[str, Entry]
-    games: Mapping[str, Entry]
-    notes: Mapping[str, Entry]
-    pages: Mapping[str, Entry]
-    problems: tuple[Problem, ...]
-    version: str
-    files: int = 0
-    scenarios: Mapping[str, Entry] = field(default_factory=dict)  # "game/slug" → Entry
-    runs: Mapping[str, Run] = field(default_factory=dict)  # "game/slug" → the engine's run
-    terms: Mapping[str, Entry] = field(default_factory=dict)  # the contested-terms lists
-    words: Mapping[str, Entry] = field(default_factory=dict)  # curators' visitor-facing words
-    # Files with ``draft: true`` by kind, then slug: checked like any, shown only in preview.
-    drafts: Mapping[str, Mapping[str, Entry]] = field(default_factory=dict)
-    warnings: tuple[Problem, ...] = ()  # what a visitor will not see; never keeps a file back
-    remarks: tuple[Problem, ...] = ()  # choices the kiosk made (emblems), for curators to confirm
-
-    @property
-    def ok(self) -> bool:
-        """True when no file has a problem."""
-        return not self.problems
-
-    def of_kind(self, kind: str) -> Mapping[str, Entry]:
-        """The entries of one kind ("set", "game", "note", "page")."""
-        return {
-            "set": self.sets,
-            "game": self.games,
-            "note": self.notes,
-            "page": self.pages,
-            "scenario": self.scenarios,
-            "terms": self.terms,
-            "words": self.words,
-        }[kind]
 
 
 @dataclass
@@ -113,62 +61,9 @@ class _FileState:
     remarks: tuple[Problem, ...] = ()  # notes: choices the kiosk made, for the curator
 
 
-@dataclass
-class _Scan:
-    markdown: dict[str, StatKey] = field(default_factory=dict)
-    images: dict[str, int] = field(default_factory=dict)  # rel → size (regular files only)
-    links: set[str] = field(default_factory=set)  # under images/ but not a regular file
-    missing: bool = False
-
-
-def _is_content_file(name: str) -> bool:
-    return (
-        name.endswith(".md")
-        and not name.startswith((".", "#", "_"))
-        and name.lower() != "readme.md"
-    )
-
-
-def _scan(root: str) -> _Scan:
-    """Every markdown file (and every file under images/) with its stat: one cheap walk."""
-    scan = _Scan()
-    stack = [("", root)]
-    while stack:
-        prefix, folder = stack.pop()
-        try:
-            entries = os.scandir(folder)
-        except FileNotFoundError:
-            if not prefix:
-                scan.missing = True
-            continue
-        except NotADirectoryError:
-            scan.missing = not prefix
-            continue
-        with entries:
-            for entry in entries:
-                name = entry.name
-                if name.startswith("."):
-                    continue
-                rel = prefix + name
-                if entry.is_dir(follow_symlinks=False):
-                    stack.append((rel + "/", entry.path))
-                elif rel.startswith(IMAGES + "/"):
-                    if entry.is_file(follow_symlinks=False):
-                        scan.images[rel] = entry.stat(follow_symlinks=False).st_size
-                    else:  # a symbolic link could lead anywhere: never served
-                        scan.links.add(rel)
-                elif _is_content_file(name) and entry.is_file():
-                    st = entry.stat()
-                    scan.markdown[rel] = (st.st_mtime_ns, st.st_size, st.st_ino)
-    return scan
-
-
-@lru_cache(maxsize=512)
+@memoized  # pure in its bytes: each version of a file is parsed once, whichever app asks
 def _parse(path: str, raw: bytes) -> tuple[SourceFile, AnyRecord | None, tuple[Problem, ...]]:
-    """Read and validate: pure in its bytes, so each version of a file is parsed once.
-
-    Any exception here is this file's problem, never the catalogue's.
-    """
+    """Read and validate; any exception here is this file's problem, never the catalogue's."""
     try:
         source = read_bytes(path, raw)
         record, problems = validate_source(source)
@@ -179,7 +74,7 @@ def _parse(path: str, raw: bytes) -> tuple[SourceFile, AnyRecord | None, tuple[P
     return source, record, tuple(problems)
 
 
-@lru_cache(maxsize=512)
+@memoized  # a child process renders each body: once per version of a file, whichever app asks
 def _render(body: str) -> str:
     """The body as safe HTML (RenderProblem, never cached, when it cannot be rendered)."""
     return render_bounded(body)
@@ -198,35 +93,17 @@ def _rendered(source: SourceFile) -> tuple[str, list[Problem]]:
         return "", [Problem(source.path, source.body_line, 1, message)]
 
 
-# Scenario runs, shared by every Catalogue: records and sets come from ``_parse``'s cache, so
-# the same file bytes give the same objects and a run is redone only when either changes.
-_RUNS: dict[tuple[str, int, int, str], tuple[object, object, Run | None, list[Problem]]] = {}
-_RUNS_LOCK = threading.Lock()
-
-
 def _run_scenario(
     item: Checked, sets: dict, engines: dict[str, str]
 ) -> tuple[Run | None, list[Problem]]:
-    """check_scenario, cached by the record and its set (kept alive, so ids stay unique)."""
-    record: Any = item.record
-    deck = sets.get(record.deck)
-    key = (item.source.path, id(record), id(deck), engines.get(record.game, ""))
-    with _RUNS_LOCK:
-        cached = _RUNS.get(key)
-    if cached is None or cached[0] is not record or cached[1] is not deck:
-        try:
-            run, problems = check_scenario(item, sets, engines)
-        except Exception as exc:  # an engine that trips over this example: its problem
-            log.exception("%s: could not be run", item.source.path)
-            line, col = item.source.key_position(("kind",))
-            message = f"the example could not be run ({type(exc).__name__}): {exc}"
-            run, problems = None, [Problem(item.source.path, line, col, message)]
-        cached = (record, deck, run, problems)
-        with _RUNS_LOCK:
-            if len(_RUNS) > 1024:
-                _RUNS.clear()
-            _RUNS[key] = cached
-    return cached[2], list(cached[3])
+    """check_scenario, with an engine's exception turned into the example's problem."""
+    try:
+        return check_scenario(item, sets, engines)
+    except Exception as exc:  # an engine that trips over this example: its problem
+        log.exception("%s: could not be run", item.source.path)
+        line, col = item.source.key_position(("kind",))
+        message = f"the example could not be run ({type(exc).__name__}): {exc}"
+        return None, [Problem(item.source.path, line, col, message)]
 
 
 def _drafts_named(item: Checked, items: list[Checked]) -> list[Problem]:
@@ -252,11 +129,6 @@ def _drafts_named(item: Checked, items: list[Checked]) -> list[Problem]:
     return found
 
 
-def _sort_key(entry: Entry) -> tuple[int, str, str]:
-    record = entry.record
-    return (getattr(record, "order", 100), record.title.casefold(), record.key)
-
-
 class Catalogue:
     """The content folder, read lazily and kept current: ask ``current()`` on every request."""
 
@@ -275,7 +147,7 @@ class Catalogue:
             label = self.content_dir.name or str(self.content_dir)
         self.label = label.rstrip("/\\") or label
         self._lock = threading.Lock()  # held by the one thread refreshing
-        self._scan_result: _Scan | None = None
+        self._scan_result: Scan | None = None
         self._files: dict[str, _FileState] = {}
         self._last_good: dict[str, Checked] = {}
         self._html: dict[str, str] = {}  # rel → html of the last good version
@@ -311,11 +183,11 @@ class Catalogue:
         ):  # walked a moment ago, and no file was too fresh to trust its stat
             return self._snapshot
         self._scanned_at = now
-        scan = _scan(str(self.content_dir))
-        if self._snapshot is not None and not self._differs(scan):
+        found = scan(str(self.content_dir))
+        if self._snapshot is not None and not self._differs(found):
             return self._snapshot
         try:
-            fresh = self._rebuild(scan)
+            fresh = self._rebuild(found)
         except Exception as exc:  # a bug here must not take every page down with it
             log.exception("could not refresh the catalogue")
             self._scan_result = None  # try again on the next request
@@ -330,11 +202,11 @@ class Catalogue:
         self._snapshot = fresh
         return fresh
 
-    def _differs(self, scan: _Scan) -> bool:
+    def _differs(self, found: Scan) -> bool:
         old = self._scan_result
-        if old is None or scan.markdown != old.markdown or scan.images != old.images:
+        if old is None or found.markdown != old.markdown or found.images != old.images:
             return True
-        if scan.missing != old.missing or scan.links != old.links:
+        if found.missing != old.missing or found.links != old.links:
             return True
         for rel, state in self._files.items():
             if state.racy:
@@ -379,7 +251,7 @@ class Catalogue:
             stat, digest, source, record, html, [*problems, *more], racy, warnings, remarks
         )
 
-    def _rebuild(self, scan: _Scan) -> Snapshot:
+    def _rebuild(self, scan: Scan) -> Snapshot:
         """Re-read what changed, re-run the collection checks, publish a new snapshot."""
         for rel in list(self._files):
             if rel not in scan.markdown:
@@ -482,52 +354,21 @@ class Catalogue:
         return frozenset(key for key in keys if key is not None)
 
     def _snapshot_of(
-        self, published: list[Checked], problems: list[Problem], scan: _Scan
+        self, published: list[Checked], problems: list[Problem], scan: Scan
     ) -> Snapshot:
-        by_kind: dict[str, dict[str, Entry]] = {kind: {} for kind in KINDS}
-        drafts: dict[str, dict[str, Entry]] = {kind: {} for kind in KINDS}
-        runs: dict[str, Run] = {}
-        for item in published:
-            entry = Entry(item.record, self._html.get(item.rel, ""), item.source.path)
-            if getattr(item.record, "draft", False):
-                drafts[item.record.kind].setdefault(item.record.key, entry)
-                continue
-            by_kind[item.record.kind].setdefault(item.record.key, entry)
-            if item.record.kind == "scenario" and item.rel in self._run_of:
-                runs.setdefault(item.record.key, self._run_of[item.rel])
-
-        ordered = {
-            kind: MappingProxyType(dict(sorted(table.items(), key=lambda kv: _sort_key(kv[1]))))
-            for kind, table in by_kind.items()
-        }
-        digest = hashlib.sha1()
-        for rel, state in sorted(self._files.items()):
-            digest.update(f"{rel}\0{state.digest}\n".encode())
-        for rel, size in sorted(scan.images.items()):
-            digest.update(f"{rel}\0{size}\n".encode())
-        unique = sorted(set(problems), key=lambda p: (p.path, p.line, p.col, p.message))
-        return Snapshot(
-            sets=ordered["set"],
-            games=ordered["game"],
-            notes=ordered["note"],
-            pages=ordered["page"],
-            problems=tuple(unique),
-            version=digest.hexdigest()[:12],
-            files=len(scan.markdown),
-            scenarios=ordered["scenario"],
-            runs=MappingProxyType(runs),
-            terms=ordered["terms"],
-            words=ordered["words"],
-            drafts=MappingProxyType(
-                {kind: MappingProxyType(table) for kind, table in drafts.items() if table}
-            ),
-            warnings=tuple(
-                sorted(
-                    {
-                        *(w for state in self._files.values() for w in state.warnings),
-                        *self._warnings,
-                    }
-                )
-            ),
-            remarks=tuple(sorted(r for state in self._files.values() for r in state.remarks)),
+        entries = [
+            (
+                Entry(item.record, self._html.get(item.rel, ""), item.source.path),
+                self._run_of.get(item.rel) if item.record.kind == "scenario" else None,
+            )
+            for item in published
+        ]
+        states = self._files.values()
+        return snapshot_of(
+            entries,
+            problems,
+            {rel: state.digest for rel, state in self._files.items()},
+            scan.images,
+            warnings=[*(w for state in states for w in state.warnings), *self._warnings],
+            remarks=[r for state in states for r in state.remarks],
         )

@@ -1,0 +1,129 @@
+"""Stage 4, store (its product): the catalogue at one moment, made once and never changed.
+
+The store publishes a new :class:`Snapshot` whenever a file changes; pages read whichever one
+is current, so a request never sees half an update.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from kiosk.catalogue.problems import Problem
+from kiosk.catalogue.scenarios import Run
+from kiosk.catalogue.validate import AnyRecord
+
+KINDS = ("set", "game", "note", "page", "scenario", "terms", "words")
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One published record with its rendered, sanitised body and the file it came from."""
+
+    record: AnyRecord
+    html: str
+    path: str  # as shown to curators, e.g. content/sets/misc-869-1986.md
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The whole catalogue at one moment; never changes once made (safe to share across threads).
+
+    ``sets``/``games``/``notes``/``pages`` map slug → Entry, ordered by ``order`` then title.
+    ``version`` is a short hash of every file's content: it changes when any file changes.
+    """
+
+    sets: Mapping[str, Entry]
+    games: Mapping[str, Entry]
+    notes: Mapping[str, Entry]
+    pages: Mapping[str, Entry]
+    problems: tuple[Problem, ...]
+    version: str
+    files: int = 0
+    scenarios: Mapping[str, Entry] = field(default_factory=dict)  # "game/slug" → Entry
+    runs: Mapping[str, Run] = field(default_factory=dict)  # "game/slug" → the engine's run
+    terms: Mapping[str, Entry] = field(default_factory=dict)  # the contested-terms lists
+    words: Mapping[str, Entry] = field(default_factory=dict)  # curators' visitor-facing words
+    # Files with ``draft: true`` by kind, then slug: checked like any, shown only in preview.
+    drafts: Mapping[str, Mapping[str, Entry]] = field(default_factory=dict)
+    warnings: tuple[Problem, ...] = ()  # what a visitor will not see; never keeps a file back
+    remarks: tuple[Problem, ...] = ()  # choices the kiosk made (emblems), for curators to confirm
+
+    @property
+    def ok(self) -> bool:
+        """True when no file has a problem."""
+        return not self.problems
+
+    def of_kind(self, kind: str) -> Mapping[str, Entry]:
+        """The entries of one kind ("set", "game", "note", "page")."""
+        return {
+            "set": self.sets,
+            "game": self.games,
+            "note": self.notes,
+            "page": self.pages,
+            "scenario": self.scenarios,
+            "terms": self.terms,
+            "words": self.words,
+        }[kind]
+
+
+def _sort_key(entry: Entry) -> tuple[int, str, str]:
+    record = entry.record
+    return (getattr(record, "order", 100), record.title.casefold(), record.key)
+
+
+def snapshot_of(
+    published: Iterable[tuple[Entry, Run | None]],
+    problems: Iterable[Problem],
+    digests: Mapping[str, str],
+    images: Mapping[str, int],
+    warnings: Iterable[Problem] = (),
+    remarks: Iterable[Problem] = (),
+) -> Snapshot:
+    """The snapshot of ``published`` entries (each with its rule example's run, if any).
+
+    ``digests`` names every markdown file (rel → hash of its bytes) and ``images`` every
+    picture (rel → size): together they make the version. The first entry of a slug wins.
+    """
+    by_kind: dict[str, dict[str, Entry]] = {kind: {} for kind in KINDS}
+    drafts: dict[str, dict[str, Entry]] = {kind: {} for kind in KINDS}
+    runs: dict[str, Run] = {}
+    for entry, run in published:
+        record = entry.record
+        if getattr(record, "draft", False):
+            drafts[record.kind].setdefault(record.key, entry)
+            continue
+        by_kind[record.kind].setdefault(record.key, entry)
+        if run is not None:
+            runs.setdefault(record.key, run)
+
+    ordered = {
+        kind: MappingProxyType(dict(sorted(table.items(), key=lambda kv: _sort_key(kv[1]))))
+        for kind, table in by_kind.items()
+    }
+    digest = hashlib.sha1()
+    for rel, file_digest in sorted(digests.items()):
+        digest.update(f"{rel}\0{file_digest}\n".encode())
+    for rel, size in sorted(images.items()):
+        digest.update(f"{rel}\0{size}\n".encode())
+    unique = sorted(set(problems), key=lambda p: (p.path, p.line, p.col, p.message))
+    return Snapshot(
+        sets=ordered["set"],
+        games=ordered["game"],
+        notes=ordered["note"],
+        pages=ordered["page"],
+        problems=tuple(unique),
+        version=digest.hexdigest()[:12],
+        files=len(digests),
+        scenarios=ordered["scenario"],
+        runs=MappingProxyType(runs),
+        terms=ordered["terms"],
+        words=ordered["words"],
+        drafts=MappingProxyType(
+            {kind: MappingProxyType(table) for kind, table in drafts.items() if table}
+        ),
+        warnings=tuple(sorted(set(warnings))),
+        remarks=tuple(sorted(remarks)),
+    )

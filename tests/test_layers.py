@@ -11,7 +11,8 @@ from kiosk.games.registry import ENGINES
 
 
 @pytest.mark.parametrize(
-    "module", [*ENGINES.values(), "kiosk.games.simulate", "kiosk.catalogue.store"]
+    "module",
+    [*ENGINES.values(), "kiosk.games.simulate", "kiosk.catalogue.store", "kiosk.catalogue.looks"],
 )
 def test_module_loads_without_flask(module: str):
     code = (

@@ -8,6 +8,7 @@ show "not recorded"; nothing is ever invented to fill it.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
@@ -250,3 +251,15 @@ Record = Annotated[
     SetRecord | GameRecord | NoteRecord | PageRecord | ScenarioRecord | TermsRecord | WordsRecord,
     Field(discriminator="kind"),
 ]
+
+AnyRecord = (  # any one record, as the checks and the store hold it
+    SetRecord | GameRecord | NoteRecord | PageRecord | ScenarioRecord | TermsRecord | WordsRecord
+)
+
+
+def dotted(loc: Iterable[str | int]) -> str:
+    """``("cards", 3, "content_note")`` → ``cards[3].content_note``."""
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out

@@ -13,7 +13,7 @@ from types import MappingProxyType
 
 from kiosk.catalogue.problems import Problem
 from kiosk.catalogue.scenarios import Run
-from kiosk.catalogue.validate import AnyRecord
+from kiosk.catalogue.schema import AnyRecord
 
 KINDS = ("set", "game", "note", "page", "scenario", "terms", "words")
 

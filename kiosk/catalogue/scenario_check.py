@@ -1,0 +1,99 @@
+"""Stage 2, validate (rule examples): each example played through its engine and checked.
+
+An example (``kind: scenario``) names a game, a variant, a set and the cards: it is run as the
+engine plays, and must show what it says it shows (docs/scenarios.md).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kiosk.catalogue.crosscheck import Checked
+from kiosk.catalogue.problems import Problem
+from kiosk.catalogue.read import KeyPath
+from kiosk.catalogue.schema import ScenarioRecord, SetRecord
+
+
+def check_scenario(
+    item: Checked, sets: dict[str, SetRecord], engines: dict[str, str]
+) -> tuple[Any, list[Problem]]:
+    """Run one scenario through its engine: (the run, or None, and the problems found).
+
+    ``sets`` are the published sets by slug, ``engines`` the published games' engines.
+    """
+    from kiosk.catalogue import scenarios
+    from kiosk.catalogue.decks import deck_for
+    from kiosk.games import registry
+
+    record = item.record
+    assert isinstance(record, ScenarioRecord)
+    source = item.source
+    problems: list[Problem] = []
+
+    def add(loc: KeyPath, message: str, key: bool = False) -> None:
+        pos = source.key_position(loc) if key else source.position(loc)
+        problems.append(Problem(source.path, *pos, message))
+
+    engine_name = engines.get(record.game)
+    if engine_name is None:
+        add(("game",), f"unknown game '{record.game}' (no file in games/ has this slug)")
+        return None, problems
+    module = registry.engine(engine_name)
+    if record.variant not in module.VARIANTS:
+        add(
+            ("variant",),
+            f"unknown variant '{record.variant}' of {record.game}: choose from "
+            + ", ".join(module.VARIANTS),
+        )
+        return None, problems
+    set_record = sets.get(record.deck)
+    if set_record is None:
+        add(("deck",), f"unknown set '{record.deck}' (no file in sets/ has this slug)")
+        return None, problems
+    points = scenarios.POINTS[engine_name]
+    for i, point in enumerate(record.shows):
+        if point not in points:
+            add(
+                ("shows", i),
+                f"shows[{i}]: unknown point '{point}': choose from " + ", ".join(points),
+            )
+    if problems:
+        return None, problems
+    run = scenarios.run(
+        engine_name,
+        record.variant,
+        deck_for(set_record),
+        record.cards,
+        record.players,
+        dict(record.options),
+        record.actions,
+        record.seed,
+    )
+    for loc, message in run.problems:
+        add(loc, message)
+    if run.problems:
+        return None, problems
+    required = scenarios.REQUIRED.get((engine_name, record.variant), ())
+    if record.shows and record.variant == next(iter(module.VARIANTS)):
+        required = ()  # an example of the plain game may be about one detail of it
+    if not required and not record.shows:
+        add(("kind",), "say in 'shows:' what this example shows, e.g. shows: [sweep]", key=True)
+    for point in required:
+        if not scenarios.shown(run, point):
+            add(
+                ("variant",),
+                f"a {record.variant} example must show "
+                f"{points[point][1]}, and no step does: change the cards or the actions",
+            )
+    for i, point in enumerate(record.shows):
+        if point not in required and not scenarios.shown(run, point):
+            add(("shows", i), f"shows[{i}]: no step shows {points[point][1]}")
+    for n in record.steps:
+        if not 1 <= n <= len(run.steps):
+            where = ("steps", str(n)) if ("steps", str(n)) in source.key_positions else ("steps", n)
+            add(
+                where,
+                f"steps: a caption for step {n}, but the example has {len(run.steps)} steps",
+                key=True,
+            )
+    return (None if problems else run), problems

@@ -1,10 +1,10 @@
-"""The ``kiosk`` command: run, check, simulate (each in ``kiosk/commands``)."""
+"""The ``kiosk`` command: run, check, simulate, insights (each in ``kiosk/commands``)."""
 
 from __future__ import annotations
 
 import click
 
-from kiosk.commands import check, run, simulate
+from kiosk.commands import check, insights, run, simulate
 
 
 @click.group()
@@ -16,3 +16,4 @@ def main() -> None:
 main.add_command(run.run)
 main.add_command(check.check)
 main.add_command(simulate.simulate)
+main.add_command(insights.insights)

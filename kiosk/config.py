@@ -39,6 +39,13 @@ DEFAULTS: dict[str, Any] = {
     # Werkzeug's ProxyFix: how many proxies in front set X-Forwarded-For and -Proto
     # (0: none, the default; never trust those headers from the open internet).
     "PROXY_FIX": 0,
+    # Visitor insights (kiosk.insights, docs/insights.md): counts per hour, on unless
+    # KIOSK_INSIGHTS=0, in the SQLite file KIOSK_INSIGHTS_DB ("": insights.sqlite3 in the
+    # app's instance folder); the curators' dashboard only with KIOSK_CURATOR_PASSWORD set.
+    "INSIGHTS": True,
+    "INSIGHTS_DB": "",
+    "INSIGHTS_FLUSH_SECONDS": 5,
+    "CURATOR_PASSWORD": "",
 }
 
 _TRUE = {"1", "true", "yes", "on"}

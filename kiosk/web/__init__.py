@@ -16,6 +16,7 @@ def init_app(app: Flask) -> None:
         embed,
         errors,
         health,
+        insights,
         oembed,
         offsite,
         pages,
@@ -45,4 +46,5 @@ def init_app(app: Flask) -> None:
     printing.init_app(app)
     teach.init_app(app)
     attract.init_app(app)
+    insights.init_app(app)
     errors.init_app(app)

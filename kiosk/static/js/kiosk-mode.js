@@ -207,6 +207,8 @@
   }
 
   function reset(thenAttract) {
+    // counted by insights.js: the countdown ran out, or the home page went quiet
+    document.dispatchEvent(new CustomEvent("kiosk:reset", { detail: { how: thenAttract ? "home" : "countdown" } }));
     wipe("sessionStorage");
     wipe("localStorage");
     visit = newVisit();
@@ -330,6 +332,7 @@
   }
 
   function stopAttract() {
+    document.dispatchEvent(new CustomEvent("kiosk:attract-stop")); // a tap (insights.js)
     run += 1;
     window.clearTimeout(timer);
     phase = "active";

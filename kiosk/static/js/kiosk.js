@@ -17,6 +17,7 @@
     cover.hidden = show;
     face.hidden = !show;
     flagged.classList.toggle("is-revealed", show);
+    if (show) flagged.dispatchEvent(new CustomEvent("kiosk:reveal", { bubbles: true })); // insights.js
     var next = show ? face.querySelector("[data-cover-again]") : cover.querySelector("button");
     if (next) {
       next.focus();

@@ -104,6 +104,7 @@
     if (nav) swapNav(nav, document.getElementById("rules-nav"));
     s.setAttribute("data-total", fresh.getAttribute("data-total") || "");
     syncPlay();
+    document.dispatchEvent(new CustomEvent("kiosk:rule-step")); // a step reached (insights.js)
     if (focusKind && !document.activeElement.closest("#rules-nav")) {
       var again = link(focusKind) || link(playing ? "pause" : "play") || link("start");
       if (again) again.focus({ preventScroll: true });

@@ -4,7 +4,7 @@ Run from the repository root:
 
     .venv/bin/python benchmarks/bench_snap.py            # everything (a few minutes)
     .venv/bin/python benchmarks/bench_snap.py --quick    # smaller samples
-    .venv/bin/python benchmarks/bench_snap.py --only replay --against dddddc6   # side by side
+    .venv/bin/python benchmarks/bench_snap.py --only replay --against d798835   # side by side
 
 Timings are medians of CPU time (``time.process_time``), each with a ratio to a baseline
 measured in the same run (a loop of 500 list pops), so figures from different machines can
@@ -14,11 +14,16 @@ be compared.
 from __future__ import annotations
 
 import argparse
-import importlib.util
+import atexit
+import importlib
+import io
 import random
+import shutil
 import statistics
 import subprocess
 import sys
+import tarfile
+import tempfile
 import time
 from pathlib import Path
 from types import ModuleType
@@ -71,7 +76,7 @@ def record_500() -> tuple[snap.SnapOptions, int, list[dict]]:
                 kinds = [a["type"] for a in snap.legal_actions(state, seat)]
                 action = {"type": "turn" if "turn" in kinds else "close", "player": seat}
             record.append(action)
-            snap.apply(state, action)
+            state, _ = snap.apply(state, action)
         if len(record) == 500:
             return options, seed, record
     raise RuntimeError("no 500-action game found")
@@ -81,49 +86,49 @@ def bench_replay(repeat: int) -> dict:
     options, seed, record = record_500()
     base = median_time(baseline, repeat * 10)
 
-    def quiet() -> None:
-        state, _ = snap.new_game(DECK, options, seed)
-        for action in record:
-            snap.apply_quiet(state, action)
-
     def full() -> None:
         state, _ = snap.new_game(DECK, options, seed)
         for action in record:
-            snap.apply(state, action)
+            state, _ = snap.apply(state, action)
 
-    def fast() -> None:
+    def quiet() -> None:
         snap.replay(DECK, options, seed, record)
 
-    fast_times = cpu_times(fast, repeat * 3)
-    r = statistics.median(fast_times)
-    q, f = median_time(quiet, repeat), median_time(full, repeat)
+    replay_times = cpu_times(quiet, repeat * 3)
+    r = statistics.median(replay_times)
+    f = median_time(full, repeat)
     return {
         "baseline_ms": base * 1e3,
         "replay_ms": r * 1e3,
-        "quiet_ms": q * 1e3,
         "events_ms": f * 1e3,
         "replay_ratio": r / base,
-        "quiet_ratio": q / base,
         "events_ratio": f / base,
-        "replay_best_ms": min(fast_times) * 1e3,
-        "replay_p90_ms": sorted(fast_times)[int(len(fast_times) * 0.9)] * 1e3,
+        "replay_best_ms": min(replay_times) * 1e3,
+        "replay_p90_ms": sorted(replay_times)[int(len(replay_times) * 0.9)] * 1e3,
     }
 
 
 def engine_at(rev: str) -> ModuleType:
-    """``kiosk/games/snap.py`` as it was at git revision ``rev``, loaded beside today's."""
-    source = subprocess.run(
-        ["git", "show", f"{rev}:kiosk/games/snap.py"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    spec = importlib.util.spec_from_loader(f"kiosk.games.snap_at_{rev}", loader=None)
-    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
-    sys.modules[module.__name__] = module  # dataclasses look their module up
-    exec(compile(source, f"{rev}:kiosk/games/snap.py", "exec"), module.__dict__)
-    return module
+    """The Snap engine as it was at git revision ``rev`` (a module or a package), loaded
+    beside today's: that revision's ``kiosk/games`` is unpacked into a temporary folder as
+    the package ``kiosk_at_<rev>.games``, its own imports renamed to match."""
+    name = f"kiosk_at_{rev}".replace("-", "_")
+    if name not in sys.modules:
+        folder = Path(tempfile.mkdtemp(prefix="bench_snap_"))
+        atexit.register(shutil.rmtree, folder, True)
+        archive = subprocess.run(
+            ["git", "archive", rev, "kiosk/games"], cwd=ROOT, capture_output=True, check=True
+        ).stdout
+        with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+            tar.extractall(folder, filter="data")
+        (folder / "kiosk" / "__init__.py").write_text("")
+        for path in (folder / "kiosk").rglob("*.py"):
+            path.write_text(
+                path.read_text(encoding="utf-8").replace("kiosk.games", f"{name}.games")
+            )
+        (folder / "kiosk").rename(folder / name)
+        sys.path.insert(0, str(folder))
+    return importlib.import_module(f"{name}.games.snap")
 
 
 def bench_against(rev: str, repeat: int) -> dict:
@@ -171,7 +176,7 @@ def play_profile(variant: str, players: int, seed: int, max_turns: int) -> tuple
     while not state.over:
         seat = snap.to_move(state)[0]
         before = state.turn
-        _, events = snap.apply(state, bots[seat].act(snap.view(state, seat)))
+        state, events = snap.apply(state, bots[seat].act(snap.view(state, seat)))
         seconds += sim.SECONDS_PER_ACTION
         seconds += sim.SECONDS_PER_OUTCOME * sum(e.type in sim.OUTCOMES for e in events)
         if state.turn > before and len(profile) < before:
@@ -224,11 +229,13 @@ def main() -> None:
     print("replay of a 500-action record (median):")
     print(f"  baseline (500 list pops) {r['baseline_ms']:.4f} ms")
     print(
-        f"  snap.replay (fast path) {r['replay_ms']:.2f} ms ({r['replay_ratio']:.0f}x baseline;"
+        f"  snap.replay {r['replay_ms']:.2f} ms ({r['replay_ratio']:.0f}x baseline;"
         f" best {r['replay_best_ms']:.2f} ms, p90 {r['replay_p90_ms']:.2f} ms)"
     )
-    print(f"  apply_quiet {r['quiet_ms']:.2f} ms ({r['quiet_ratio']:.0f}x baseline)")
-    print(f"  apply with events {r['events_ms']:.2f} ms ({r['events_ratio']:.0f}x baseline)")
+    print(
+        f"  snap.apply, action by action (a new state and events each)"
+        f" {r['events_ms']:.2f} ms ({r['events_ratio']:.0f}x baseline)"
+    )
     if args.only == "replay":
         return
     b = bench_bulk(1000 if quick else 10_000)

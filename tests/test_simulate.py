@@ -11,6 +11,7 @@ from kiosk.cli import main
 from kiosk.games import simulate as sim
 from kiosk.games import snap, trace
 from kiosk.games.cards import standard_deck
+from kiosk.games.core import OptionsError
 
 
 def run_cli(*args: str):
@@ -40,7 +41,7 @@ def test_bad_options_exit_2_with_a_clear_error(args, words) -> None:
 
 
 def test_easy_and_speed_together_is_refused() -> None:
-    with pytest.raises(snap.OptionsError, match="Easy Snap and Speed Snap"):
+    with pytest.raises(OptionsError, match="Easy Snap and Speed Snap"):
         sim.make_options(snap, "easy", 2, "medium", speed=True)
 
 

@@ -6,6 +6,7 @@ import json
 import random
 
 import pytest
+from snap_table import follow
 
 from kiosk.games import snap
 from kiosk.games.cards import Card, standard_deck
@@ -36,7 +37,7 @@ def game(*piles: str, variant: str = "classic", humans=None, **options):
 
 def turn(state, player=None):
     player = state.current if player is None else player
-    return snap.apply(state, {"type": "turn", "player": player})[1]
+    return follow(state, {"type": "turn", "player": player})
 
 
 def call(state, player, ms, kind="call", turn_no=None):
@@ -46,7 +47,7 @@ def call(state, player, ms, kind="call", turn_no=None):
         "reaction_ms": ms,
         "turn": state.turn if turn_no is None else turn_no,
     }
-    return snap.apply(state, action)[1]
+    return follow(state, action)
 
 
 def types(events):
@@ -151,7 +152,7 @@ def test_first_call_takes_both_piles_to_the_bottom_of_its_pack() -> None:
     assert state.window.snap
     up0, up1 = list(state.up[0]), list(state.up[1])
     events = call(state, 1, 420.0)
-    events += snap.apply(state, {"type": "close", "player": 0})[1]  # seat 0 never called
+    events += follow(state, {"type": "close", "player": 0})  # seat 0 never called
     snapped = [e for e in events if e.type == "snap"]
     assert len(snapped) == 1 and snapped[0].data["player"] == 1
     assert snapped[0].data["won"] == 4
@@ -289,7 +290,7 @@ def test_mistaken_call_penalties(variant, check) -> None:
     before = ([list(d) for d in state.down], [list(u) for u in state.up])
     call(state, 0, 600.0)
     assert types(call(state, 1, 600.0, turn_no=state.turn - 5)) == ["late-call"]  # stale
-    events = snap.apply(state, {"type": "close", "player": 2})[1]
+    events = follow(state, {"type": "close", "player": 2})
     expected = "mistaken-call" if variant == "snap-pool" else "penalty"
     assert types(events) == [expected]
     assert events[0].data["player"] == 0 and events[0].data["call"] == "snap"
@@ -384,7 +385,7 @@ def test_bot_reactions_are_never_below_the_floor(level) -> None:
             seen += [ms for ms, _, _ in state.window.bot_calls]
         seat = snap.to_move(state)[0]
         action = "turn" if "turn" in snap.view(state, seat)["actions"] else "close"
-        snap.apply(state, {"type": action, "player": seat})
+        state, _ = snap.apply(state, {"type": action, "player": seat})
     assert seen and min(seen) >= 350.0
 
 
@@ -393,7 +394,7 @@ def test_bot_reactions_are_never_below_the_floor(level) -> None:
 
 def settled_by(state, player: int) -> list:
     """The events of closing the window that name ``player``: a win, a pool, a penalty."""
-    events = snap.apply(state, {"type": "close", "player": 0})[1]
+    events = follow(state, {"type": "close", "player": 0})
     won = [e for e in events if e.type in ("snap", "pool-won") and e.data["player"] == player]
     pooled = [e for e in events if e.type == "pool-formed" and player in e.data["players"]]
     paid = [
@@ -489,7 +490,7 @@ def test_a_negative_or_non_finite_reaction_is_a_bad_request(ms) -> None:
 def test_a_bad_reaction_is_refused_after_the_game_too(ms) -> None:
     state, _ = game("A", "B", max_turns=1)
     turn(state)
-    snap.apply(state, {"type": "close", "player": 0})
+    follow(state, {"type": "close", "player": 0})
     assert state.over
     with pytest.raises(snap.BadReaction):
         call(state, 0, ms)
@@ -497,7 +498,7 @@ def test_a_bad_reaction_is_refused_after_the_game_too(ms) -> None:
 
 
 def test_no_computer_player_ever_calls_inside_the_false_start_line() -> None:
-    assert snap.snap_bots.FLOOR_MS >= snap.FALSE_START_MS
+    assert snap.bots.FLOOR_MS >= snap.FALSE_START_MS
 
 
 # --------------------------------------------------------------------------- running out
@@ -530,7 +531,7 @@ def test_the_last_player_collects_the_pool() -> None:
     assert len(state.pool) == 2
     turn(state), turn(state)  # B, C: no match
     call(state, 0, 600.0)  # in error: seat 0's face-up B goes to the pool too
-    events = snap.apply(state, {"type": "close", "player": 1})[1]
+    events = follow(state, {"type": "close", "player": 1})
     assert types(events)[-3:] == ["out", "collect", "game-over"]
     assert state.winners == [1] and state.pool == []
     assert len(state.down[1]) + len(state.up[1]) == 4  # the winner holds all the cards
@@ -606,13 +607,13 @@ def test_kiosk_bound_ends_after_the_last_turns_window() -> None:
     opts = snap.options_for(players=2, humans=(0,), **snap.kiosk_bound())
     assert snap.VARIANTS["classic"].historic  # the bound is an option, not a variant
     state, _ = snap.new_game(standard_deck(), opts, seed=2)
-    while snap._can_turn(state):
+    while snap.can_turn(state):
         turn(state)
     assert state.turn == snap.KIOSK_MAX_TURNS and not state.over
     assert [a["type"] for a in snap.legal_actions(state, 0)][-1] == "close"
     with pytest.raises(IllegalAction, match="kiosk bound"):
         turn(state)
-    snap.apply(state, {"type": "close", "player": 0})
+    follow(state, {"type": "close", "player": 0})
     res = snap.result(state)
     assert state.over and res["reason"] == "kiosk-bound"
     assert res["winners"] == [p for p in (0, 1) if res["cards"][p] == max(res["cards"])]
@@ -663,23 +664,22 @@ def test_replay_rebuilds_the_same_state_whatever_the_global_random_does() -> Non
             kinds = [a["type"] for a in snap.legal_actions(state, seat)]
             action = {"type": "turn" if "turn" in kinds else "close", "player": seat}
         record.append(action)
-        snap.apply(state, action)
+        state, _ = snap.apply(state, action)
     random.seed(12345)
     random.random()
     again = snap.replay(standard_deck(), opts, "museum", record)
     assert again == state
-    quiet, _ = snap.new_game(standard_deck(), opts, seed="museum")
-    for action in record:
-        snap.apply_quiet(quiet, action)
-    assert quiet == state
     different = snap.replay(standard_deck(), opts, "other", record[:5])
     assert different != state
 
 
-def test_apply_mutates_and_returns_the_same_state() -> None:
-    state, _ = game("A B", "C D")
-    same, _ = snap.apply(state, {"type": "turn", "player": 0})
-    assert same is state
-    copy = snap.copy_state(state)
-    turn(state)
-    assert copy != state
+def test_apply_leaves_the_state_it_is_given_as_it_was() -> None:
+    state, _ = game("A B", "A D", humans=(0,))
+    before = state.key()
+    after, _ = snap.apply(state, {"type": "turn", "player": 0})
+    assert after is not state and after != state and state.key() == before
+    later, _ = snap.apply(after, {"type": "turn", "player": 1})  # a match: a window opens
+    assert later.window.snap and after.window is not later.window
+    called, _ = snap.apply(later, {"type": "call", "player": 0, "turn": 2, "reaction_ms": 900})
+    assert called.window is None and called.snaps == 1  # settled: somebody took the piles
+    assert later.window.calls == () and [len(up) for up in later.up] == [1, 1]  # as it was

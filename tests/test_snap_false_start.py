@@ -37,11 +37,14 @@ def whole_game(variant: str, players: int, seed: int, jumpy: bool) -> tuple[snap
             called_on = w.turn
             for kind in ("call", "call-pool"):
                 action = {"type": kind, "player": 0, "turn": w.turn, "reaction_ms": 0}
-                answers += snap.apply(state, action)[1]
+                state, more = snap.apply(state, action)
+                answers += more
             continue
         seat = snap.to_move(state)[0]
         kinds = [a["type"] for a in snap.legal_actions(state, seat)]
-        snap.apply(state, {"type": "turn" if "turn" in kinds else "close", "player": seat})
+        state, _ = snap.apply(
+            state, {"type": "turn" if "turn" in kinds else "close", "player": seat}
+        )
     return state, answers
 
 

@@ -110,8 +110,8 @@ def test_views_never_show_face_down_cards_mid_game(game) -> None:
     for _ in range(60):
         if state.over:
             break
-        snap.apply(state, choose(state, snap.to_move(state)[0]))
-        shown = {e.data["card"] for e in state.last if e.type == "turn"}  # just seen face up
+        state, events = snap.apply(state, choose(state, snap.to_move(state)[0]))
+        shown = {e.data["card"] for e in events if e.type == "turn"}  # just seen face up
         hidden = ({c for pile in state.down for c in pile} | set(state.aside)) - shown
         for p in range(options.players):
             assert not hidden & all_strings(snap.view(state, p))
@@ -127,7 +127,7 @@ def test_unbounded_games_end_or_reach_a_large_cap(variant, players, seed) -> Non
         if state.over:
             break
         seat = snap.to_move(state)[0]
-        snap.apply_quiet(state, bots[seat].act(snap.view(state, seat)))
+        state, _ = snap.apply(state, bots[seat].act(snap.view(state, seat)))
     assert state.over
     assert state.reason in ("all-cards", "last-with-counters", "kiosk-bound")
     held = sum(len(v) for v in snap.places(state).values())
@@ -155,19 +155,20 @@ def test_checker_catches_an_illegal_award() -> None:
 def test_a_snap_on_no_match_is_refused_by_the_checker() -> None:
     before = {"up:0": ["AS"], "up:1": ["2S"], "down:0": [], "down:1": []}
     cards = {c.id: c.header() for c in DECK}
-    event = {
-        "type": "snap",
-        "player": 0,
-        "matches": ["A"],
-        "from": ["up:0", "up:1"],
-        "moves": [
-            {"cards": ["AS"], "from": "up:0", "to": "down:0", "at": "bottom"},
-            {"cards": ["2S"], "from": "up:1", "to": "down:0", "at": "bottom"},
-        ],
-    }
+    event = Event(
+        "snap",
+        {
+            "player": 0,
+            "matches": ["A"],
+            "from": ["up:0", "up:1"],
+            "moves": [
+                {"cards": ["AS"], "from": "up:0", "to": "down:0", "at": "bottom"},
+                {"cards": ["2S"], "from": "up:1", "to": "down:0", "at": "bottom"},
+            ],
+        },
+    )
     memo = {"last": "turn"}
     assert "no two face-up" in snap.check_event(before, event, cards, {"players": 2}, memo)
-    assert isinstance(Event("x"), Event)
 
 
 def test_illegal_action_leaves_the_state_alone() -> None:

@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
+from snap_table import follow
 
 from kiosk.games import registry, simulate, snap
 from kiosk.games.cards import Card
@@ -38,18 +39,18 @@ def table(variant: str, *piles: str, **options) -> snap.SnapState:
 
 def turn(state: snap.SnapState) -> list[Event]:
     """Whoever is to move turns (in Speed Snap, everyone at once)."""
-    return snap.apply(state, {"type": "turn", "player": snap.to_move(state)[0]})[1]
+    return follow(state, {"type": "turn", "player": snap.to_move(state)[0]})
 
 
 def call(state: snap.SnapState, player: int, ms: float, kind: str = "call") -> list[Event]:
     """A person's call on the current turn."""
     action = {"type": kind, "player": player, "turn": state.turn, "reaction_ms": ms}
-    return snap.apply(state, action)[1]
+    return follow(state, action)
 
 
 def close(state: snap.SnapState) -> list[Event]:
     """Settle the open window without more calls."""
-    return snap.apply(state, {"type": "close", "player": snap.to_move(state)[0]})[1]
+    return follow(state, {"type": "close", "player": snap.to_move(state)[0]})
 
 
 def types(events: list[Event]) -> list[str]:

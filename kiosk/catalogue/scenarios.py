@@ -24,7 +24,7 @@ from types import ModuleType
 from typing import Any
 
 from kiosk.catalogue.read import KeyPath
-from kiosk.games import registry, snap
+from kiosk.games import core, registry, snap
 from kiosk.games.cards import Card
 from kiosk.games.core import Event, GameError, apply_moves
 from kiosk.games.happy_families_words import Hearer, event_words, spoken_deck
@@ -43,7 +43,7 @@ SEED_TITLES = {
 
 # Action words a curator writes (``- turn: 1``), per game, and the fields each may carry.
 ACTION_FIELDS: dict[str, dict[str, tuple[str, ...]]] = {
-    "snap": {"turn": (), "call": ("ms",), "call-pool": ("ms",), "close": ()},
+    "snap": snap.ACTION_FIELDS,
     "snitchems": {"play": ("card",), "capture": ("card", "take", "kind")},
     "happy-families": {"ask": ("target", "card"), "claim": ("target", "family")},
 }
@@ -404,53 +404,10 @@ def _say(r: Run, e: dict[str, Any]) -> str:
 
 
 def _say_snap(r: Run, e: dict[str, Any], who: str) -> str:
-    t = e["type"]
-    if t == "turn":
-        where = " onto the pile in the middle" if r.options.get("layout") == "central" else ""
-        return f"{who} turns up {_name(r, e['card'])}{where}."
-    if t == "turn-over":
-        return (
-            f"{who} has no face-down cards left, so turns the face-up pile over "
-            f"({_plural(e['cards'], 'card')}) and goes on."
-        )
-    if t == "call":
-        call = "Snap Pool!" if e["kind"] == "pool" else "Snap!"
-        return f"{who} calls “{call}” ({e['reaction_ms']:g} ms)."
-    if t == "snap":
-        return f"{who} called first and wins {_plural(e['won'], 'card')}, face down under the pile."
-    if t == "pool-formed":
-        names = " and ".join(seat_name(p) for p in e["players"])
-        return f"{names} called together: the matching piles go face up into the pool."
-    if t == "pool-won":
-        return f"{who} wins the pool: {_plural(e['won'], 'card')}."
-    if t == "penalty":
-        what = {
-            "card-each": "gives one face-down card to each other player",
-            "face-up-to-pool": "puts the face-up pile into the pool",
-            "face-down-to-pool": "puts the face-down pile into the pool",
-        }[e["rule"]]
-        return f"No match: {who} called in error and {what}."
-    if t == "mistaken-call":
-        return f"No match: {who} called in error."
-    if t == "forfeit":
-        double = " a double forfeit:" if e["owed"] >= 2 else ""
-        return (
-            f"{who}'s card is like {seat_name(e['payer'])}'s, who pays{double} "
-            f"{_plural(e['paid'], 'counter')}."
-        )
-    if t == "unclaimed":
-        return "Nobody called the match."
-    if t == "tie":
-        return "The Snap Pool calls came together: the pool stays."
-    if t == "late-call":
-        return f"{who}'s call came too late and counts for nothing."
-    if t == "out":
-        return f"{who} is out of the game."
-    if t == "collect":
-        return f"{who} collects the cards left on the table."
-    if t == "game-over":
-        return "The game is over: " + " and ".join(seat_name(p) for p in e["winners"]) + " won."
-    return ""
+    """The live game's words for the event, as an onlooker hears them (nobody is "you")."""
+    names = [seat_name(p) for p in range(r.players)]
+    event = Event(e["type"], {k: v for k, v in e.items() if k != "type"})
+    return " ".join(snap.sentences([event], core.Hearer(names, None, lambda cid: _name(r, cid))))
 
 
 def _say_snitchems(r: Run, e: dict[str, Any], who: str) -> str:

@@ -21,13 +21,13 @@ from typing import Any
 from flask import Blueprint, Flask, abort, current_app, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
+from kiosk.cardfaces import quoted
 from kiosk.catalogue.decks import card_name, deck_for, flagged_faces
 from kiosk.catalogue.schema import SetRecord
-from kiosk.games import snap, snap_bots
+from kiosk.games import snap
 from kiosk.games.cards import Card
-from kiosk.games.core import Event, GameError
+from kiosk.games.core import Event, GameError, Hearer
 from kiosk.web import content, tokens
-from kiosk.web.cardfaces import quoted
 from kiosk.web.cards import back_src, card_src, find_face
 
 bp = Blueprint("play", __name__)
@@ -227,12 +227,13 @@ class StateCache:
 
     Each entry is one game's state after a record's actions, keyed by everything that makes
     the game (seed, set, deck, content version, options) and kept with those actions. A
-    record whose actions begin with an entry's takes that state *out* (no copy: the request
-    then owns and mutates it) and applies only the actions after it; anything else is a miss
-    and replays in full. Keys come only from records whose signature was checked, and a
-    state is a pure function of its key and actions, so one visitor's token cannot change
-    what another's replays to. Each worker has its own cache; with two gunicorn workers a
-    game's entry in the other worker is still a prefix of the record and carries forward.
+    record whose actions begin with an entry's takes that state out and applies only the
+    actions after it (``apply`` makes new states: the kept one is never changed); anything
+    else is a miss and replays in full. Keys come only from records whose signature was
+    checked, and a state is a pure function of its key and actions, so one visitor's token
+    cannot change what another's replays to. Each worker has its own cache; with two
+    gunicorn workers a game's entry in the other worker is still a prefix of the record and
+    carries forward.
     """
 
     def __init__(self, size: int) -> None:
@@ -253,13 +254,12 @@ class StateCache:
             n = len(done)
             if n <= len(actions) and actions[:n] == done:
                 self.hits += 1
-                state.last = []  # as a fresh replay has it: no action applied yet
                 return state, n
         self.misses += 1
         return None
 
     def put(self, key: tuple, actions: tuple[Any, ...], state: snap.SnapState) -> None:
-        """Keep ``state`` (the game after ``actions``); the caller must not change it again."""
+        """Keep ``state``, the game after ``actions``."""
         if self.size <= 0 or state.actions != len(actions):  # e.g. a late call not recorded
             return
         with self._lock:
@@ -299,11 +299,11 @@ def rebuild(record: tokens.GameRecord, set_record: SetRecord) -> Game:
         seed = tokens.seed_for(record.nonce)
         kept = state_cache().take(_cache_key(record, options, seed), record.actions)
         if kept is None:
-            actions = decode_actions(record.actions)
-            state = snap.replay(deck, options, seed, actions)
+            state = snap.replay(deck, options, seed, decode_actions(record.actions))
         else:
             state, done = kept
-            snap.advance(state, decode_actions(record.actions[done:]))
+            for action in decode_actions(record.actions[done:]):
+                state, _ = snap.apply(state, action)
     except (GameError, TypeError, KeyError, ValueError) as exc:
         raise tokens.BadToken("malformed", str(exc)) from None
     return Game(record, state, [])
@@ -322,7 +322,7 @@ def keep(game: Game) -> None:
 
 def play(game: Game, action: dict[str, Any]) -> Game:
     """Apply one engine action; record it unless it changed nothing (a late call)."""
-    _, events = snap.apply(game.state, action)
+    game.state, events = snap.apply(game.state, action)
     game.events = events
     if not (len(events) == 1 and events[0].type == "late-call"):
         game.record = game.record.plus(encode_action(action))
@@ -331,8 +331,7 @@ def play(game: Game, action: dict[str, Any]) -> Game:
 
 def has_to_settle(state: snap.SnapState) -> bool:
     """Whether the open call window holds something to settle (a match, or a call)."""
-    w = state.window
-    return w is not None and bool(w.snap or w.pool or w.bot_calls or w.calls)
+    return state.window is not None and state.window.has_to_settle()
 
 
 def next_action(game: Game) -> dict[str, Any] | None:
@@ -450,105 +449,16 @@ def card_alt(card: dict[str, Any] | None, set_record: SetRecord) -> str:
     return name
 
 
-def mistake_words(rule: str) -> str:
-    """The engine's words for what a wrong call costs, to follow "No match — " (one place)."""
-    words = snap.MISTAKE_WORDS[rule]
-    return words[0].lower() + words[1:]
+def hearer(game: Game, set_record: SetRecord) -> Hearer:
+    """The visitor at the table: "you", the computer seats by name, cards by the set's names."""
+    cards = game.state.cards
+    return Hearer(
+        names(game.options), HUMAN, lambda cid: card_alt(snap.card_json(cards[cid]), set_record)
+    )
 
 
-def _cards(n: int) -> str:
-    return f"{n} card" if n == 1 else f"{n} cards"
-
-
-def _counters(n: int) -> str:
-    return f"{n} counter" if n == 1 else f"{n} counters"
-
-
-def sentences(game: Game, who: list[str], set_record: SetRecord) -> list[str]:
-    """The last action's outcomes in words, for the screen and the status region."""
-    out: list[str] = []
-    called = any(e.type == "call" and e.data.get("player") == HUMAN for e in game.events)
-    s = game.state
-    for e in game.events:
-        d = e.data
-        p = d.get("player")
-        name = who[p] if isinstance(p, int) and 0 <= p < len(who) else ""
-        you = p == HUMAN
-        t = e.type
-        if t == "turn":
-            card = card_alt(snap._card_json(s.cards[d["card"]]), set_record)
-            out.append(f"You turned {card}." if you else f"{name} turned {card}.")
-        elif t == "turn-over":
-            out.append("You turn your pile over." if you else f"{name} turns their pile over.")
-        elif t == "snap":
-            won = _cards(d["won"])
-            if you:
-                together = " Only just!" if d.get("tie") else ""
-                out.append(f"You called first — you win {won}!{together}")
-            else:
-                lead = "Too slow! " if called else ""
-                out.append(f"{lead}{name} called Snap! first and wins {won}.")
-        elif t == "pool-formed":
-            players = " and ".join(who[q] for q in d["players"])
-            out.append(f"Snap! together: {players}. The cards go into the pool.")
-        elif t == "pool-won":
-            won = _cards(d["won"])
-            if you:
-                out.append(f"You called Snap Pool! first — you win the pool, {won}!")
-            else:
-                lead = "Too slow! " if called else ""
-                out.append(f"{lead}{name} called Snap Pool! first and wins {won}.")
-        elif t == "tie":
-            out.append("Snap Pool! called together: the pool stays where it is.")
-        elif t in ("penalty", "mistaken-call"):
-            call = "Snap Pool!" if d.get("call") == "pool" else "Snap!"
-            rule = d.get("rule", "none")
-            if you:
-                out.append(f"No match — {mistake_words(rule)}")
-            elif rule == "none":
-                out.append(f"{name} called {call} but there was no match.")
-            else:  # the penalty's own words are the rules line above the table
-                out.append(f"{name} called {call} with no match and pays the penalty.")
-        elif t == "unclaimed":
-            if called:
-                continue
-            what = "match" if d.get("kind") == "snap" else "pool match"
-            out.append(f"Nobody called that {what}.")
-        elif t == "forfeit":
-            payer = who[d["payer"]]
-            pays = "You pay" if d["payer"] == HUMAN else f"{payer} pays"
-            matcher = "You matched" if you else f"{name} matched"
-            whose = "their" if d["payer"] != HUMAN else "your"
-            out.append(f"{matcher} {whose} card! {pays} {_counters(d['paid'])}.")
-        elif t == "out":
-            out.append("You are out of cards." if you else f"{name} is out of the game.")
-        elif t == "late-call":
-            why = d.get("why")
-            if why == "already called":
-                out.append("You have already called on this card.")
-            else:  # the window closed, or a false start (judged against the card before)
-                out.append("Too late — that card has gone.")
-        elif t == "game-over":
-            out.append(result_words(s, who))
-    return out
-
-
-def result_words(s: snap.SnapState, who: list[str]) -> str:
-    """Who won, in a sentence."""
-    winners = list(s.winners)
-    if not winners:
-        return "The game is over."
-    if winners == [HUMAN]:
-        return "Game over — you win!"
-    if HUMAN in winners:
-        others = " and ".join(who[p] for p in winners if p != HUMAN)
-        return f"Game over — you share the win with {others}!"
-    return "Game over — " + " and ".join(who[p] for p in winners) + " wins."
-
-
-def headline(words: list[str]) -> str | None:
-    """The sentence to show big: the last outcome, else the last card turned."""
-    outcomes = [w for w in words if " turned " not in w and not w.startswith("You turned")]
+def headline(words: list[str], outcomes: list[str]) -> str | None:
+    """The sentence to show big: the last outcome (or note), else the last card turned."""
     return (outcomes or words or [None])[-1]
 
 
@@ -607,6 +517,7 @@ def table(
     v = snap.view(s, HUMAN)
     look = looks.look
     who = names(o)
+    heard = hearer(game, set_record)
     turned = {e.data["player"] for e in game.events if e.type == "turn"}
     current = None if o.speed else v["current"]
     seats = []  # objects, not dicts: Jinja tries an attribute first, and on a dict that fails
@@ -655,9 +566,11 @@ def table(
     if s.turn == 0:  # the first table preloads every face, so no turned card waits to load
         faces = sorted({looks.src(c.face) for c in s.cards.values() if c.face})
     last = _last_turner(game)
-    words = sentences(game, who, set_record)
+    words = snap.sentences(game.events, heard)
+    outcomes = snap.sentences([e for e in game.events if e.type != "turn"], heard)
     if note:
         words.append(note)
+        outcomes.append(note)
     legal = v["actions"]
     pace = pace_ms(game)
     return {
@@ -669,7 +582,7 @@ def table(
         "ghosts": ghosts,
         "faces": faces,
         "turned_centre": f"flip-{last}" if last is not None and o.layout == "central" else None,
-        "headline": headline(words),
+        "headline": headline(words, outcomes),
         "token": tokens.dump(game.record),
         "turn": v["window"]["turn"] if v["window"] else s.turn,
         "can_turn": "turn" in legal,
@@ -683,7 +596,7 @@ def table(
         "pace": pace,
         "waiting_for_you": not s.over and pace is None,  # no "Next" to wait for
         "over": s.over,
-        "result": result_words(s, who) if s.over else None,
+        "result": snap.result_words(s.winners, heard) if s.over else None,
         "you_won": s.over and HUMAN in s.winners,
         "variant": snap.VARIANTS[o.variant],
         "options": o,
@@ -733,9 +646,7 @@ def _setup_context(set_record: SetRecord) -> dict[str, Any]:
         "deck_size": len(deck_of(set_record)),
         "variants": [snap.VARIANTS[name] for name in variants_for(set_record)],
         "default_variant": variants_for(set_record)[0],
-        "levels": [
-            (name, snap_bots.LEVEL_INFO[name].title, SPEED_WORDS[name]) for name in snap.LEVELS
-        ],
+        "levels": [(name, snap.LEVEL_INFO[name].title, SPEED_WORDS[name]) for name in snap.LEVELS],
         "default_level": DEFAULT_LEVEL,
         "default_bots": DEFAULT_BOTS,
         "max_turns": bound(),

@@ -281,9 +281,9 @@ def test_without_javascript_every_button_is_a_form(new_context, game_server):
     page.goto(f"{game_server.url}/sets/snap-standard-deck/play")
     page.get_by_role("button", name="Start").click()
     page.get_by_role("button", name="Turn your card").click()
-    expect(page.get_by_role("status")).to_contain_text("You turned")
+    expect(page.get_by_role("status")).to_contain_text("You turn up")
     page.get_by_role("button", name="Next").click()
-    expect(page.get_by_role("status")).to_contain_text("Sleepy Sam turned")
+    expect(page.get_by_role("status")).to_contain_text("Sleepy Sam turns up")
 
 
 def test_a_game_inside_a_cross_origin_iframe(persistent_context, host_page, game_server):

@@ -2,7 +2,7 @@
 
 Snap is a race, so a bot's *speed* is not decided by the bot object: the engine pre-draws
 each bot seat's reaction time (and whether it misses, or calls falsely) from the game's own
-seeded RNG the moment a card is turned (see :mod:`kiosk.games.snap`). That keeps a game
+seeded RNG the moment a card is turned (see :mod:`kiosk.games.snap.calls`). That keeps a game
 replayable from its record and lets a human's browser-measured reaction be compared fairly.
 The :class:`SnapBot` object only does the slow part of a bot's job: turning its cards.
 
@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 FLOOR_MS = 350.0  # no bot reacts faster than a quick adult recognises a match
-# (far above the engine's 100 ms false-start line, snap.FALSE_START_MS: a drawn call is
+# (far above the engine's 100 ms false-start line, options.FALSE_START_MS: a drawn call is
 # always a reaction to the card it is drawn for)
 
 
@@ -83,3 +83,8 @@ class SnapBot:
         if "close" in actions:
             return {"type": "close", "player": self.seat}
         raise ValueError(f"seat {self.seat} has nothing to do: {actions}")
+
+
+def make_bot(level: str, seat: int, seed: int | str | None = None) -> SnapBot:
+    """A computer seat that turns its cards (its calls are drawn by the engine, not the bot)."""
+    return SnapBot(level, seat)

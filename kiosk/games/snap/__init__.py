@@ -1,0 +1,97 @@
+"""Snap: one event-sourced engine for every variant in the seeds (see ``docs/rules/snap.md``).
+
+This package follows :class:`kiosk.games.core.Engine`: ``apply`` returns a new state and
+leaves the one it is given alone; ``replay`` rebuilds the state a record reached. Its
+modules, by job: :mod:`.options` (variants and checks), :mod:`.state` (the table and the
+deal), :mod:`.rules` (turns, apply, replay), :mod:`.calls` (the call window and what a call
+wins or costs), :mod:`.ending` (going out, the end), :mod:`.view` (what a seat sees),
+:mod:`.check` (trace checking), :mod:`.bots` (the computer seats), :mod:`.words` (events
+in words).
+"""
+
+from __future__ import annotations
+
+from kiosk.games.snap.bots import LEVEL_INFO, LEVELS, make_bot
+from kiosk.games.snap.check import check_event
+from kiosk.games.snap.options import (
+    ACTION_FIELDS,
+    BASIC,
+    DIAGRAM,
+    FALSE_START_MS,
+    GAME,
+    KIOSK_MAX_TURNS,
+    LAYOUTS,
+    LEVEL_OPTION,
+    MAX_PLAYERS,
+    MAX_REACTION_MS,
+    PENALTIES,
+    TIE_WINDOW_MS,
+    VARIANTS,
+    WOOLWORTHS,
+    BadReaction,
+    SnapOptions,
+    check_options,
+    default_deck,
+    kiosk_bound,
+    options_for,
+    options_from_json,
+)
+from kiosk.games.snap.rules import (
+    apply,
+    can_turn,
+    is_over,
+    legal_actions,
+    new_game,
+    replay,
+    result,
+    to_move,
+)
+from kiosk.games.snap.state import SnapState, Window, card_json, expand_deck
+from kiosk.games.snap.view import places, public_state, view
+from kiosk.games.snap.words import MISTAKE_WORDS, result_words, sentences
+
+__all__ = [
+    "ACTION_FIELDS",
+    "BASIC",
+    "DIAGRAM",
+    "FALSE_START_MS",
+    "GAME",
+    "KIOSK_MAX_TURNS",
+    "LAYOUTS",
+    "LEVELS",
+    "LEVEL_INFO",
+    "LEVEL_OPTION",
+    "MAX_PLAYERS",
+    "MAX_REACTION_MS",
+    "MISTAKE_WORDS",
+    "PENALTIES",
+    "TIE_WINDOW_MS",
+    "VARIANTS",
+    "WOOLWORTHS",
+    "BadReaction",
+    "SnapOptions",
+    "SnapState",
+    "Window",
+    "apply",
+    "can_turn",
+    "card_json",
+    "check_event",
+    "check_options",
+    "default_deck",
+    "expand_deck",
+    "is_over",
+    "kiosk_bound",
+    "legal_actions",
+    "make_bot",
+    "new_game",
+    "options_for",
+    "options_from_json",
+    "places",
+    "public_state",
+    "replay",
+    "result",
+    "result_words",
+    "sentences",
+    "to_move",
+    "view",
+]

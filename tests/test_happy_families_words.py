@@ -5,12 +5,13 @@ from __future__ import annotations
 import pytest
 
 from kiosk.games import happy_families as hf
-from kiosk.games import happy_families_words as hfw
 from kiosk.games.cards import Card
+from kiosk.games.core import Event, Hearer
+from kiosk.games.happy_families import words as hfw
 
 NAMES = ["You", "Dreamy Dan", "Dreamy Dot"]
-VISITOR = hfw.Hearer(NAMES, me=0)
-ONLOOKER = hfw.Hearer(["Player 1", "Player 2", "Player 3"])
+VISITOR = Hearer(NAMES, me=0)
+ONLOOKER = Hearer(["Player 1", "Player 2", "Player 3"])
 ASK = {
     "type": "ask",
     "player": 1,
@@ -21,12 +22,17 @@ ASK = {
 }
 
 
+def event(data: dict) -> Event:
+    """An event as the engine makes it, from its JSON."""
+    return Event(data["type"], {k: v for k, v in data.items() if k != "type"})
+
+
 def ask(player: int, target: int) -> dict:
     return {**ASK, "player": player, "target": target}
 
 
 @pytest.mark.parametrize(
-    ("event", "hearer", "words"),
+    ("data", "hearer", "words"),
     [
         (ask(0, 1), VISITOR, "You ask Dreamy Dan: “Please may I have Twizzle's cap?”"),
         (ask(1, 0), VISITOR, "Dreamy Dan asks you: “Please may I have Twizzle's cap?”"),
@@ -116,32 +122,35 @@ def ask(player: int, target: int) -> dict:
             "Game over: Player 2 and Player 3 win.",
         ),
         ({"type": "shuffle", "moves": []}, VISITOR, ""),
-        ({"type": "sort", "moves": []}, VISITOR, ""),
+        ({"type": "sort", "moves": []}, VISITOR, "Each player sorts their cards into families."),
         ({"type": "turn", "player": 1}, VISITOR, ""),
     ],
 )
-def test_each_event_is_said_from_the_hearers_seat(event, hearer, words):
-    assert hfw.event_words(event, hearer) == words
+def test_each_event_is_said_from_the_hearers_seat(data, hearer, words):
+    assert hfw.event_words(event(data), hearer) == words
+    assert hf.sentences([event(data)], hearer) == ([words] if words else [])
 
 
 def test_a_trick_laid_face_down_at_the_deal_keeps_its_family_from_the_others():
-    hearer = hfw.Hearer(NAMES, me=0, hidden_tricks=True)
+    hearer = Hearer(NAMES, me=0, extra={"hidden_tricks": True})
     theirs = {"type": "trick", "player": 1, "family": "Twizzle", "at_deal": True}
-    assert hfw.event_words(theirs, hearer) == "Dreamy Dan lays down a whole family."
-    assert hfw.event_words({**theirs, "player": 0}, hearer) == "You lay down the Twizzle family!"
-    assert "Twizzle" in hfw.event_words({**theirs, "at_deal": False}, hearer)
+    assert hfw.event_words(event(theirs), hearer) == "Dreamy Dan lays down a whole family."
+    mine = event({**theirs, "player": 0})
+    assert hfw.event_words(mine, hearer) == "You lay down the Twizzle family!"
+    assert "Twizzle" in hfw.event_words(event({**theirs, "at_deal": False}), hearer)
 
 
 def test_an_ask_and_its_answer_name_the_card_once():
-    said = " ".join(hfw.sentences([ask(1, 2), {"type": "give", "player": 2, "to": 1}], VISITOR))
+    give = {"type": "give", "player": 2, "to": 1}
+    said = " ".join(hf.sentences([event(ask(1, 2)), event(give)], VISITOR))
     assert said.count("Twizzle's cap") == 1 and said.count("asks") == 1
 
 
 def test_a_live_game_hears_its_own_names_and_options():
     state, events = hf.new_game(None, hf.options_for(players=3, names=NAMES, dealer=2), seed=1)
-    hearer = hfw.Hearer.at(state, 0)
-    assert hearer.names == NAMES and hearer.hidden_tricks is True
-    assert hfw.sentences([e.to_json() for e in events], hearer)[0] == (
+    hearer = hfw.hearer_at(state, 0)
+    assert list(hearer.names) == NAMES and hearer.extra["hidden_tricks"] is True
+    assert hf.sentences(events, hearer)[0] == (
         "Dreamy Dot deals the cards round singly, face down."
     )
 

@@ -12,8 +12,8 @@ from bs4 import BeautifulSoup
 from kiosk import create_app
 from kiosk.catalogue.schema import CardFace
 from kiosk.games import happy_families as hf
-from kiosk.games import happy_families_words as hfw
-from kiosk.games.core import IllegalAction
+from kiosk.games.core import Event, IllegalAction
+from kiosk.games.happy_families import words as hfw
 from kiosk.web import play_families as pf
 from kiosk.web import tokens, turn_play
 
@@ -408,7 +408,7 @@ def test_a_remembered_ask_is_explained_in_words(app, client):
 def test_tricks_lie_face_up_in_the_plain_game_and_face_down_in_the_variation(app, client):
     for variant, face_down in (("classic", False), ("variation", True)):
         response = start(client, variant=variant)
-        assert game_of(app, response).state.options["tricks_face_down"] is face_down
+        assert game_of(app, response).state.options.tricks_face_down is face_down
         for _ in range(200):
             state = game_of(app, response).state
             counts = hf.trick_counts(state)
@@ -552,7 +552,7 @@ def test_a_flagged_family_is_left_out_and_the_page_says_why(tmp_path):
 )
 def test_running_out_of_cards_is_said_in_good_english(app, client, player, said):
     _, state = your_turn_game(app, client)
-    words = pf.sentences([{"type": "pass", "player": player}], state)
+    words = pf.sentences([Event("pass", {"player": player})], state)
     assert words[0].startswith(said), words
 
 
@@ -573,9 +573,9 @@ def bots_game(asks: int) -> hf.State:
 
 def test_the_live_words_are_the_games_words_said_to_the_visitor():
     state = bots_game(30)
-    hearer = hfw.Hearer.at(state, pf.HUMAN)
-    assert pf.sentences(state.events, state) == hfw.sentences(state.events, hearer)
-    asks = [e for e in state.events if e["type"] == "ask"]
+    hearer = hfw.hearer_at(state, pf.HUMAN)
+    assert pf.sentences(state.events, state) == hf.sentences(state.events, hearer)
+    asks = [e for e in state.events if e.type == "ask"]
     assert asks and all(
         hfw.event_words(e, hearer).startswith(
             ("You ask ", *(f"{n} asks " for n in pf.BOT_NAMES["forgetful"]))

@@ -18,7 +18,7 @@ from kiosk.config import ROOT
 from kiosk.games import happy_families as hf
 from kiosk.games import registry, snap
 from kiosk.games.core import Event, apply_moves
-from kiosk.games.happy_families_words import spoken_deck
+from kiosk.games.happy_families.words import spoken_deck
 
 CONTENT = ROOT / "content"
 FIXTURES = Path(__file__).parent / "fixtures" / "scenarios"
@@ -284,8 +284,9 @@ def _live_words(run: Run, event: dict) -> str:
     from kiosk.web import play_families as pf
 
     names = [seat_name(p) for p in range(run.players)]
-    state, _ = hf.new_game(list(run.cards.values()), {**run.options, "names": names}, 0)
-    said = pf.sentences([event], state)[0]
+    options = hf.options_from_json({**run.options, "names": names})
+    state, _ = hf.new_game(list(run.cards.values()), options, 0)
+    said = pf.sentences([Event(event["type"], event)], state)[0]
     you = seat_name(pf.HUMAN)
     return said.replace("You ask ", f"{you} asks ").replace(" asks you:", f" asks {you}:")
 

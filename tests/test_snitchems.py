@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from kiosk.games import snitchems as sn
 from kiosk.games.cards import standard_deck
-from kiosk.games.core import IllegalAction, OptionsError, apply_moves
+from kiosk.games.core import Event, IllegalAction, OptionsError, apply_moves
 
 CARDS = {c.id: c for c in standard_deck()}
 
@@ -98,7 +98,7 @@ def test_capture_kinds(played, table, opts, expected):
 def test_pair_royal_is_flagged_and_described():
     (cap,) = sn.captures_for(CARDS["6H"], [CARDS["6C"], CARDS["6D"]], sn.options_for())
     assert cap.pair_royal
-    assert sn.describe(cap, CARDS) == (
+    assert sn.describe(cap, lambda cid: f"the {CARDS[cid].name}") == (
         "the 6 of Hearts makes a pair-royal with the 6 of Clubs and the 6 of Diamonds"
     )
 
@@ -288,7 +288,7 @@ def naive_can_capture(hand, table, opts) -> bool:
             return True
         if card.value is None:
             continue
-        sizes = range(1, len(numbers) + 1) if opts["making_several"] else [1]
+        sizes = range(1, len(numbers) + 1) if opts.making_several else [1]
         for k in sizes:
             for combo in itertools.combinations(numbers, k):
                 if card.value + sum(c.value for c in combo) in (8, 10):
@@ -306,7 +306,7 @@ def check_capture(before: sn.State, d: dict) -> None:
     assert d["card"] in before.places[f"hand:{d['player']}"]
     if d["kind"] == "pairing":
         assert all(sn.rank_of(c) == sn.rank_of(card) for c in taken)
-        if opts["pairing_takes_all"]:
+        if opts.pairing_takes_all:
             assert len(taken) == sum(sn.rank_of(c) == sn.rank_of(card) for c in table)
         assert d["pair_royal"] == (len(taken) >= 2)
         return
@@ -314,7 +314,7 @@ def check_capture(before: sn.State, d: dict) -> None:
     made = [before.cards[c] for c in d["made"]]
     assert made[0] is card and all(c.value is not None for c in made)
     assert sum(c.value for c in made) == target == d["sum"]
-    if not opts["making_several"]:
+    if not opts.making_several:
         assert len(made) == 2
     if d["kind"].startswith("making"):
         assert set(d["made"][1:]) == set(d["take"])
@@ -322,7 +322,7 @@ def check_capture(before: sn.State, d: dict) -> None:
         paired = [before.cards[c] for c in d["paired"]]
         assert paired and all(c.value == target for c in paired)
         assert set(d["made"][1:]) | set(d["paired"]) == set(d["take"])
-        if opts["pairing_made_takes_all"]:
+        if opts.pairing_made_takes_all:
             assert len(paired) == sum(c.value == target for c in table if c not in made)
 
 
@@ -388,7 +388,7 @@ def test_random_games_are_legal_end_and_replay(
         assert state.deals == 8
     res = sn.result(state)
     assert sum(res["scores"]) + len(state.places["table"]) == size
-    again, _ = sn.replay(deck, opts, seed, state.record)
+    again = sn.replay(deck, opts, seed, state.record)
     assert again == state and again.rng.getstate() == state.rng.getstate()
 
 
@@ -437,14 +437,13 @@ def test_check_event_catches_a_lay_when_a_capture_was_compulsory():
     cards = {c.id: c.header() for c in standard_deck()}
     before = {"hand:0": ["6H", "2C"], "hand:1": ["3D"], "table": ["6C"]}
     memo: dict = {}
+    options = sn.options_for().to_json()
     assert (
-        sn.check_event(
-            before, {"type": "play", "player": 0, "card": "2C"}, cards, sn.options_for(), memo
-        )
+        sn.check_event(before, Event("play", {"player": 0, "card": "2C"}), cards, options, memo)
         is None
     )
     after = {"hand:0": ["6H"], "hand:1": ["3D"], "table": ["6C", "2C"]}
-    problem = sn.check_event(after, {"type": "turn", "player": 1}, cards, sn.options_for(), memo)
+    problem = sn.check_event(after, Event("turn", {"player": 1}), cards, options, memo)
     assert problem == "player 0 laid 2C when a capture was compulsory"
 
 

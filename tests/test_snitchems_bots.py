@@ -7,10 +7,11 @@ import pytest
 from kiosk.games import snitchems as sn
 from kiosk.games.cards import standard_deck
 from kiosk.games.core import GameError
-from kiosk.games.snitchems_bots import max_take, threat
+from kiosk.games.snitchems.bots import max_take, threat
 
 CARDS = {c.id: c for c in standard_deck()}
-OPTS = sn.options_for()
+OPTIONS = sn.options_for()
+OPTS = OPTIONS.to_json()  # as a view shows them
 
 
 def stacked(seat1: list[str], seat0: list[str], table: list[str]) -> sn.State:
@@ -69,7 +70,7 @@ def test_careful_lays_the_card_that_leaves_least():
 
 @pytest.mark.parametrize("level", sn.LEVELS)
 def test_bots_play_only_legal_moves(level):
-    state, _ = sn.new_game(None, OPTS, 9)
+    state, _ = sn.new_game(None, OPTIONS, 9)
     bots = [sn.make_bot(level, s, 9) for s in (0, 1)]
     while not sn.is_over(state):
         (seat,) = sn.to_move(state)
@@ -83,7 +84,7 @@ def test_careful_beats_beginner():
     games = 60
     for seed in range(games):
         levels = ("careful", "beginner") if seed % 2 else ("beginner", "careful")
-        state, _ = sn.new_game(None, OPTS, seed)
+        state, _ = sn.new_game(None, OPTIONS, seed)
         bots = [sn.make_bot(lv, s, seed) for s, lv in enumerate(levels)]
         while not sn.is_over(state):
             (seat,) = sn.to_move(state)

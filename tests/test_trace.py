@@ -87,7 +87,7 @@ def test_every_installed_engine_traces_and_checks(game) -> None:
     module = registry.engine(game)
     options = sim.make_options(module, next(iter(module.VARIANTS)), None, None)
     level = sim.default_level(module)
-    choose = trace.bot_chooser(module, sim.players_of(options), level, 5)
+    choose = trace.bot_chooser(module, options.players, level, 5)
     lines = list(trace.trace_game(module, sim.default_deck(module), options, 5, choose))
     assert trace.check_lines(lines, module) == len(lines) - 1 > 0
     found = schemas()

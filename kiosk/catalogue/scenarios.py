@@ -27,7 +27,7 @@ from kiosk.catalogue.read import KeyPath
 from kiosk.games import core, registry, snap
 from kiosk.games.cards import Card
 from kiosk.games.core import Event, GameError, apply_moves
-from kiosk.games.happy_families_words import Hearer, event_words, spoken_deck
+from kiosk.games.happy_families.words import spoken_deck
 from kiosk.games.trace import undo_moves
 
 # The seed files, as a visitor should see them named in an attribution; a text within a file
@@ -44,8 +44,8 @@ SEED_TITLES = {
 # Action words a curator writes (``- turn: 1``), per game, and the fields each may carry.
 ACTION_FIELDS: dict[str, dict[str, tuple[str, ...]]] = {
     "snap": snap.ACTION_FIELDS,
-    "snitchems": {"play": ("card",), "capture": ("card", "take", "kind")},
-    "happy-families": {"ask": ("target", "card"), "claim": ("target", "family")},
+    "snitchems": registry.engine("snitchems").ACTION_FIELDS,
+    "happy-families": registry.engine("happy-families").ACTION_FIELDS,
 }
 
 # What a scenario can be checked to show, per game: point -> (test on one step, in words).
@@ -359,17 +359,6 @@ def _name(r: Run, cid: str) -> str:
     return f"the {card.name}" if card.suit else f"“{card.name}”"
 
 
-def _cap(words: str) -> str:
-    return words[:1].upper() + words[1:]
-
-
-def _names(r: Run, ids: Sequence[str]) -> str:
-    words = [_name(r, c) for c in ids]
-    if len(words) <= 1:
-        return "".join(words)
-    return ", ".join(words[:-1]) + " and " + words[-1]
-
-
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
@@ -386,21 +375,15 @@ def _say(r: Run, e: dict[str, Any]) -> str:
     if t == "shuffle":
         cards = _plural(len(r.cards), "card")
         return f"The pack: {cards}, face down, in the order this example needs."
-    if r.game == "happy-families":
-        return _say_families(r, e)
+    if r.game != "snap":
+        return _say_in_words(r, e)
     if t == "deal":
-        if r.game == "snitchems":
-            return f"{seat_name(e['dealer'])} deals three cards to each player, one at a time" + (
-                ", and lays four face up on the table." if e.get("layout") else "."
-            )
         return (
             "The cards are dealt round one at a time, face down: "
             + ", ".join(f"{seat_name(p)} {_plural(n, 'card')}" for p, n in enumerate(e["hands"]))
             + "."
         )
-    if r.game == "snap":
-        return _say_snap(r, e, who)
-    return _say_snitchems(r, e, who)
+    return _say_snap(r, e, who)
 
 
 def _say_snap(r: Run, e: dict[str, Any], who: str) -> str:
@@ -410,38 +393,13 @@ def _say_snap(r: Run, e: dict[str, Any], who: str) -> str:
     return " ".join(snap.sentences([event], core.Hearer(names, None, lambda cid: _name(r, cid))))
 
 
-def _say_snitchems(r: Run, e: dict[str, Any], who: str) -> str:
-    t = e["type"]
-    if t == "play":
-        return f"{who} plays {_name(r, e['card'])}."
-    if t == "capture":
-        card, take = _name(r, e["card"]), _names(r, e["take"])
-        if e["kind"] == "pairing":
-            pair = "a pair-royal" if e["pair_royal"] else "a pair"
-            return f"{_cap(card)} makes {pair} with {take}: {who} captures them."
-        target = e["kind"].split("-")[1]
-        made = _names(r, e["made"][1:])
-        if e["kind"].startswith("making"):
-            return f"{_cap(card)} and {made} make {target}: {who} captures them."
-        return (
-            f"{_cap(card)} and {made} make {target}, which pairs {_names(r, e['paired'])}: "
-            f"{who} captures them all."
-        )
-    if t == "sweep":
-        return f"{who} has swept the table clear."
-    if t == "last-capture":
-        return f"{who}, the last to capture, takes the cards left on the table."
-    if t == "game-over":
-        a, b = e["scores"]
-        return f"Every card is played: {seat_name(0)} {a} cards, {seat_name(1)} {b}."
-    return ""
-
-
-def _say_families(r: Run, e: dict[str, Any]) -> str:
-    """The live game's words for the event, as an onlooker hears them (nobody is "you")."""
-    if e["type"] == "sort":
-        return "Each player sorts their cards into families."
-    return event_words(e, Hearer([seat_name(p) for p in range(r.players)]))
+def _say_in_words(r: Run, e: dict[str, Any]) -> str:
+    """The live game's words for the event (its engine's ``sentences``), as an onlooker hears
+    them: nobody is "you"."""
+    names = [seat_name(p) for p in range(r.players)]
+    hearer = core.Hearer(names, None, lambda cid: _name(r, cid))
+    event = Event(e["type"], {k: v for k, v in e.items() if k != "type"})
+    return " ".join(registry.engine(r.game).sentences([event], hearer))
 
 
 # --------------------------------------------------------------------------- the attract loop

@@ -31,7 +31,7 @@ from kiosk.games.core import GameError, OptionsError
     default=None,
     help="End each game after this many turns (Snap's kiosk bound).",
 )
-@click.option("--bound", is_flag=True, help="Apply the kiosk's default bound (Snap).")
+@click.option("--bound", is_flag=True, help="Apply the kiosk's bound on a game's length.")
 def simulate(
     game: str,
     variant: str | None,
@@ -65,7 +65,7 @@ def simulate(
     if level not in module.LEVELS:
         raise click.UsageError(f"unknown level {level!r}: choose from {', '.join(module.LEVELS)}")
     extra = {}
-    if bound and hasattr(module, "kiosk_bound"):
+    if bound:
         extra.update(module.kiosk_bound())
     if max_turns is not None:
         extra["max_turns"] = max_turns
@@ -76,7 +76,7 @@ def simulate(
     cards = standard_deck() if deck == "standard" else sim.default_deck(module)
     try:
         if trace:
-            n = sim.players_of(options)
+            n = options.players
             for i in range(games):
                 choose = tr.bot_chooser(module, n, level, seed + i)
                 for line in tr.trace_game(
@@ -89,7 +89,7 @@ def simulate(
         raise click.UsageError(str(error)) from None
     except GameError as error:
         raise click.ClickException(f"the engine failed: {error}") from None
-    data = sim.summary(runs, sim.players_of(options))
+    data = sim.summary(runs, options.players)
     if as_json:
         click.echo(json.dumps({"game": game, "variant": variant, "seed": seed, **data}))
     else:

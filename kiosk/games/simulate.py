@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
-from kiosk.games.cards import Card, standard_deck
+from kiosk.games.cards import Card
 
 # The kiosk's pace, for turning a game into minutes (an assumption, stated in docs/rules/
 # snap.md): a computer player turns a card every 1.2 s, and every settled call (a snap, a
@@ -44,12 +44,8 @@ class GameRun:
 
 
 def default_deck(module: ModuleType) -> list[Card]:
-    """The deck a simulation plays with: the engine's own default, else the standard deck."""
-    for name in ("default_deck", "generic_deck"):
-        make = getattr(module, name, None)
-        if callable(make):
-            return list(make())
-    return standard_deck()
+    """The deck a simulation plays with: the engine's own."""
+    return list(module.default_deck())
 
 
 def default_level(module: ModuleType) -> str:
@@ -65,15 +61,9 @@ def make_options(
     overrides = dict(extra)
     if players is not None:
         overrides["players"] = players
-    level_option = getattr(module, "LEVEL_OPTION", None)
-    if level_option and level is not None:
-        overrides[level_option] = level
+    if level is not None:
+        overrides[module.LEVEL_OPTION] = level
     return module.options_for(variant, **overrides)
-
-
-def players_of(options: Any) -> int:
-    """How many seats the options set."""
-    return options["players"] if isinstance(options, dict) else options.players
 
 
 def play(
@@ -90,7 +80,7 @@ def play(
     run = GameRun(seed=seed)
     counts = run.counts
     counts.update(e.type for e in events)
-    n = players_of(options)
+    n = options.players
     bots = [module.make_bot(level, seat, f"{seed}:bot{seat}") for seat in range(n)]
     is_over, to_move, view, apply = module.is_over, module.to_move, module.view, module.apply
     actions = run.actions

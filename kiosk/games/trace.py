@@ -4,7 +4,7 @@ A trace is the engine's public face: a header line naming the game, variant, opt
 and deck, then one line per event with where every card lies after it. The writer follows
 the cards with :func:`kiosk.games.core.apply_moves` alone and, after every action, checks
 what it followed against the engine's own :func:`places`; :func:`check_lines` re-checks a
-written trace from its lines alone (and with the engine's ``check_event`` when it has one).
+written trace from its lines alone (and with the engine's ``check_event`` when given one).
 """
 
 from __future__ import annotations
@@ -22,17 +22,8 @@ class TraceError(GameError):
     """A trace that does not hold together: a lost, duplicated or misplaced card."""
 
 
-def options_json(options: Any) -> dict[str, Any]:
-    """Any engine's options as JSON (a dataclass with ``to_json``, or a plain dict)."""
-    if hasattr(options, "to_json"):
-        return options.to_json()
-    return {k: list(v) if isinstance(v, tuple) else v for k, v in dict(options).items()}
-
-
 def variant_of(options: Any, default: str = "") -> str:
     """The variant name recorded in options, if the engine records it there."""
-    if isinstance(options, dict):
-        return options.get("variant", default)
     return getattr(options, "variant", default)
 
 
@@ -41,7 +32,7 @@ def header(game: str, variant: str, options: Any, seed: Any, deck: Sequence[Card
     return {
         "game": game,
         "variant": variant,
-        "options": options_json(options),
+        "options": options.to_json(),
         "seed": seed,
         "deck": [card.header() for card in deck],
     }
@@ -179,7 +170,7 @@ def check_lines(lines: Iterable[dict], module: ModuleType | None = None) -> int:
     ids = [card["id"] for card in head["deck"]]
     if len(set(ids)) != len(ids):
         raise TraceError("the header's deck lists a card twice")
-    check_event = getattr(module, "check_event", None) if module else None
+    check_event = module.check_event if module else None
     cards = {card["id"]: card for card in head["deck"]}
     memo: dict[str, Any] = {}  # the engine's check_event may remember things here
     places: dict[str, list[str]] | None = None
@@ -201,7 +192,7 @@ def check_lines(lines: Iterable[dict], module: ModuleType | None = None) -> int:
             places = undo_moves(after, [ev])
         before = {k: list(v) for k, v in places.items()}
         if check_event is not None:
-            problem = check_event(before, event, cards, head["options"], memo)
+            problem = check_event(before, ev, cards, head["options"], memo)
             if problem:
                 raise TraceError(f"seq {seq} ({event['type']}): {problem}")
         try:

@@ -18,9 +18,9 @@ from werkzeug.wrappers import Response
 from kiosk.catalogue.decks import deck_for, flagged_faces
 from kiosk.catalogue.schema import CardFace, SetRecord
 from kiosk.games import happy_families as hf
-from kiosk.games import happy_families_words as hfw
 from kiosk.games.cards import Card
-from kiosk.games.core import GameError, IllegalAction
+from kiosk.games.core import Event, GameError, IllegalAction
+from kiosk.games.happy_families import words as hfw
 from kiosk.web import content, tokens
 from kiosk.web import play as snap_play
 from kiosk.web.cards import card_src
@@ -79,6 +79,7 @@ def start_record(set_slug: str, deck: list[Card], variant: str, bots: int, level
         # In the plain game a trick's family changes nothing, so it lies face up for all to
         # see; the variation turns on remembering whose tricks are whose, so face down (rule 3).
         tricks_face_down=variant == "variation",
+        level=level,
     )
     return new_record(GAME, set_slug, deck, options, {"level": level, "variant": variant})
 
@@ -106,7 +107,7 @@ class Game:
 
     record: tokens.GameRecord
     state: hf.State
-    new: list[dict[str, Any]]  # the events of the last step, as JSON
+    new: list[Event]  # the events of the last step
     why: str | None = None  # what the computer player who just asked was thinking
 
     @property
@@ -115,7 +116,7 @@ class Game:
 
     @property
     def variant(self) -> str:
-        return "variation" if self.state.options["variation"] else "classic"
+        return "variation" if self.state.options.variation else "classic"
 
 
 def rebuild(record: tokens.GameRecord, set_record: SetRecord) -> Game:
@@ -220,20 +221,20 @@ def family_words(fam: str) -> str:
     return hf.family_words(fam)
 
 
-def sentences(events: list[dict[str, Any]], s: hf.State) -> list[str]:
+def sentences(events: list[Event], s: hf.State) -> list[str]:
     """One step's events in words, as the visitor hears them (the games' words)."""
-    return hfw.sentences(events, hfw.Hearer.at(s, HUMAN))
+    return hf.sentences(events, hfw.hearer_at(s, HUMAN))
 
 
 def result_words(s: hf.State) -> str:
     """Who won, in a sentence, said to the visitor."""
-    return hfw.winners_words(hf.result(s)["winners"], hfw.Hearer.at(s, HUMAN))
+    return hfw.winners_words(hf.result(s)["winners"], hfw.hearer_at(s, HUMAN))
 
 
 def history(s: hf.State, limit: int = 8) -> list[str]:
     """The last few asks and answers of the whole game (an aid to memory, as at a table)."""
-    said = [e for e in s.events if e["type"] in ("ask", "claim", "give", "refuse", "hand-over")]
-    asks = [i for i, e in enumerate(said) if e["type"] in ("ask", "claim")]
+    said = [e for e in s.events if e.type in ("ask", "claim", "give", "refuse", "hand-over")]
+    asks = [i for i, e in enumerate(said) if e.type in ("ask", "claim")]
     keep = max(1, limit // 2)  # each ask has one answer
     first = asks[-keep] if len(asks) > keep else 0  # never an answer cut from its ask
     return sentences(said[first:], s)
@@ -334,7 +335,7 @@ def table(game: Game, set_record: SetRecord, note: str | None, chosen: int | Non
     words = sentences(game.new, s)
     thought = None
     if game.why:
-        asker = next((e["player"] for e in game.new if e["type"] in ("ask", "claim")), None)
+        asker = next((e.data["player"] for e in game.new if e.type in ("ask", "claim")), None)
         if asker is not None:
             thought = f"{who[asker]} thought: {hfw.said(game.why)}"
     if note:
@@ -438,7 +439,8 @@ def start(slug: str) -> tuple[str, int]:
     deck = deck_of(set_record)
     try:
         record = start_record(set_record.key, deck, variant, bots, level)
-        state, _ = hf.new_game(deck, record.options, tokens.seed_for(record.nonce))
+        options = hf.options_from_json(record.options)
+        state, _ = hf.new_game(deck, options, tokens.seed_for(record.nonce))
     except GameError as exc:
         ctx["error"] = f"This set cannot be played: {exc}."
         return render_template("play_happy_families/setup.html", **ctx), 400

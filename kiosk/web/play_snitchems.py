@@ -19,7 +19,8 @@ from kiosk.catalogue.decks import deck_for
 from kiosk.catalogue.schema import SetRecord
 from kiosk.games import snitchems as sn
 from kiosk.games.cards import Card
-from kiosk.games.core import GameError, IllegalAction
+from kiosk.games.core import Event, GameError, Hearer, IllegalAction
+from kiosk.games.snitchems import words as snw
 from kiosk.web import play as snap_play
 from kiosk.web import tokens
 from kiosk.web.cards import card_src
@@ -84,7 +85,7 @@ class Game:
 
     record: tokens.GameRecord
     state: sn.State
-    new: list[dict[str, Any]]
+    new: list[Event]  # the events of the last step
     why: str | None = None
 
     @property
@@ -94,7 +95,8 @@ class Game:
 
 def start_record(set_slug: str, deck: list[Card], level: str) -> tokens.GameRecord:
     """A new game's record."""
-    return new_record(GAME, set_slug, deck, sn.options_for("classic"), {"level": level})
+    options = sn.options_for("classic", level=level)
+    return new_record(GAME, set_slug, deck, options, {"level": level})
 
 
 def rebuild(record: tokens.GameRecord, set_record: SetRecord) -> Game:
@@ -161,59 +163,20 @@ def act(game: Game, move: str) -> tuple[str | None, str | None]:
 # ----------------------------------------------------------------- words
 
 
-def _cards(n: int) -> str:
-    return f"{n} card" if n == 1 else f"{n} cards"
+def hearer(s: sn.State, level: str) -> Hearer:
+    """The visitor, as the game's words speak to them."""
+    deals = sn.public_state(s)["deals"]
+    return snw.hearer(s.cards, ["You", BOT_NAMES[level]], HUMAN, deals=deals)
 
 
-def sentences(events: list[dict[str, Any]], s: sn.State, level: str) -> list[str]:
-    """One step's events in words."""
-    who = ["You", BOT_NAMES[level]]
-    cards = s.cards
-    out: list[str] = []
-    for i, e in enumerate(events):
-        t = e["type"]
-        p = e.get("player")
-        you = p == HUMAN
-        if t == "deal":
-            total = sn.public_state(s)["deals"]
-            first = " and four face up on the table" if e.get("layout") else ""
-            out.append(f"Deal {e['number']} of {total}: three cards each{first}.")
-        elif t == "play":
-            follows = i + 1 < len(events) and events[i + 1]["type"] == "capture"
-            if not follows:
-                name = cards[e["card"]].name
-                out.append(
-                    f"You lay the {name} on the table."
-                    if you
-                    else f"{who[p]} lays the {name} on the table."
-                )
-        elif t == "capture":
-            cap = sn.Capture(e["card"], e["kind"], tuple(e["take"]), e.get("pair_royal", False))
-            what = sn.describe(cap, cards)
-            took = _cards(len(e["take"]) + 1)
-            lead = "You capture" if you else f"{who[p]} captures"
-            out.append(f"{lead}: {what}. {'You take' if you else 'That takes'} {took}.")
-        elif t == "sweep":
-            out.append("You swept the table!" if you else f"{who[p]} swept the table!")
-        elif t == "last-capture":
-            taker = "you" if you else who[p]
-            n = len(e["take"])
-            what = "card on the table goes" if n == 1 else f"{n} cards on the table go"
-            out.append(f"The last {what} to {taker}, who captured last.")
-        elif t == "game-over":
-            out.append(result_words(s, level))
-    return out
+def sentences(events: list[Event], s: sn.State, level: str) -> list[str]:
+    """One step's events in words, as the visitor hears them (the game's words)."""
+    return sn.sentences(events, hearer(s, level))
 
 
 def result_words(s: sn.State, level: str) -> str:
-    """Who won, in a sentence."""
-    res = sn.result(s)
-    mine, theirs = res["scores"]
-    if mine > theirs:
-        return f"Game over: you win, {mine} cards to {theirs}!"
-    if mine < theirs:
-        return f"Game over: {BOT_NAMES[level]} wins, {theirs} cards to {mine}."
-    return f"Game over: a draw, {mine} cards each."
+    """Who won, in a sentence, said to the visitor."""
+    return snw.result_words(sn.result(s)["scores"], hearer(s, level))
 
 
 # ----------------------------------------------------------------- rendering
@@ -244,9 +207,10 @@ def table(game: Game, note: str | None, chosen: str | None) -> dict[str, Any]:
     takeable: set[str] = set()
     if chosen is not None:
         table_cards = [s.cards[c] for c in s.places["table"]]
+        name = hearer(s, game.level).card_name
         for cap in sn.captures_for(s.cards[chosen], table_cards, s.options):
             takeable |= set(cap.take)
-            words = sn.describe(cap, s.cards)
+            words = sn.describe(cap, name)
             captures.append(
                 {
                     "value": f"take:{chosen}:{cap.kind}:{','.join(cap.take)}",
@@ -346,7 +310,8 @@ def start(slug: str) -> tuple[str, int]:
     deck = deck_of(set_record)
     try:
         record = start_record(set_record.key, deck, level)
-        state, _ = sn.new_game(deck, record.options, tokens.seed_for(record.nonce))
+        options = sn.options_from_json(record.options)
+        state, _ = sn.new_game(deck, options, tokens.seed_for(record.nonce))
     except GameError as exc:
         ctx = setup_context(set_record)
         ctx["error"] = f"This set cannot be played: {exc}."

@@ -34,13 +34,13 @@ def set_for_game(slug: str, game: str) -> SetRecord:
 
 
 def new_record(
-    game: str, set_slug: str, deck: list[Card], options: dict[str, Any], settings: dict[str, Any]
+    game: str, set_slug: str, deck: list[Card], options: Any, settings: dict[str, Any]
 ) -> tokens.GameRecord:
     """A new game's record: a fresh nonce and the fingerprint of the deck it is dealt from."""
     return tokens.GameRecord(
         game=game,
         set_slug=set_slug,
-        options=options,
+        options=options.to_json(),
         nonce=tokens.new_nonce(),
         deck=tokens.deck_fingerprint([c.id for c in deck]),
         settings=settings,
@@ -63,8 +63,8 @@ def replay_record(
         raise tokens.BadToken("malformed", "no computer level")
     actions = [decode(a) for a in record.actions]
     try:
-        options = engine.options_for("classic", **record.options)
-        state, _ = engine.replay(deck, options, tokens.seed_for(record.nonce), actions)
+        options = engine.options_from_json(record.options)
+        state = engine.replay(deck, options, tokens.seed_for(record.nonce), actions)
     except (GameError, TypeError, KeyError, ValueError) as exc:
         raise tokens.BadToken("malformed", str(exc)) from None
     return state

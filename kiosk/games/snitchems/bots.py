@@ -1,6 +1,6 @@
 """Computer players for Snitch'ems: a beginner and a careful player with a written strategy.
 
-Both act only on :func:`kiosk.games.snitchems.view` and add a one-line ``"why"``.
+Both act only on :func:`kiosk.games.snitchems.view.view` and add a one-line ``"why"``.
 
 * **beginner**: any legal move at random (it still captures when it must: only captures are
   legal then).
@@ -21,8 +21,7 @@ from typing import Any
 
 from kiosk.games.cards import Card
 from kiosk.games.core import GameError
-
-LEVELS: tuple[str, ...] = ("beginner", "careful")
+from kiosk.games.snitchems.options import LEVELS
 
 
 def _cards(view: dict[str, Any]) -> dict[str, Card]:

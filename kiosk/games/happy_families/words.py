@@ -2,21 +2,31 @@
 
 The live game speaks to the visitor ("You ask Dreamy Dan: …", "Dreamy Dan asks you: …");
 the rule step-throughs speak to an onlooker ("Player 1 asks Player 2: …"). Both put every
-event into words here, so a step says an ask exactly as the game does. No Flask, no I/O:
-the names come in with the :class:`Hearer`, the cards' names with the events.
+event into words here, so a step says an ask exactly as the game does. The names come in
+with the :class:`~kiosk.games.core.Hearer` (``extra["hidden_tricks"]``: tricks laid face
+down at the deal keep their family hidden), the cards' names with the events.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Callable, Collection, Sequence
 
-from kiosk.games import happy_families as hf
 from kiosk.games.cards import Card
+from kiosk.games.core import Event, Hearer
+from kiosk.games.happy_families.state import State, names
 
-Event = Mapping[str, Any]
+REFUSAL = "I'm sorry, you can't"
+
+
+def ask_words(thing: str) -> str:
+    """What an asker says (rule 4's example): "Please may I have Broomstick Man's trowel?"."""
+    return f"Please may I have {thing}?"
+
+
+def family_words(fam: str) -> str:
+    """How a whole family is named aloud: "the Twizzle family" (or "Family A" as it is)."""
+    return fam if fam.lower().startswith("family") else f"the {fam} family"
 
 
 def said(words: str) -> str:
@@ -51,68 +61,52 @@ def spoken_deck(deck: Sequence[Card], masters: Collection[str] = ()) -> list[Car
     ]
 
 
-@dataclass(frozen=True)
-class Hearer:
-    """Who the words are for: the seat that is "you" (None: an onlooker) and everyone's names."""
-
-    names: Sequence[str]
-    me: int | None = None
-    hidden_tricks: bool = False  # tricks laid face down at the deal keep their family hidden
-
-    @classmethod
-    def at(cls, state: hf.State, me: int) -> Hearer:
-        """The player in seat ``me`` of a live game."""
-        return cls(hf.names(state), me, state.options["tricks_face_down"])
-
-    def who(self, seat: int) -> str:
-        """A player as the subject of a sentence: "You" or their name."""
-        return "You" if seat == self.me else self.names[seat]
-
-    def whom(self, seat: int) -> str:
-        """A player as the object of a sentence: "you" or their name."""
-        return "you" if seat == self.me else self.names[seat]
-
-    def does(self, seat: int, verb: str, verbs: str) -> str:
-        """The player and the verb that agrees with them: "You ask", "Dreamy Dan asks"."""
-        return f"{self.who(seat)} {verb if seat == self.me else verbs}"
+def hearer_at(state: State, me: int | None) -> Hearer:
+    """The player in seat ``me`` of a live game (None: an onlooker)."""
+    return Hearer(names(state), me, extra={"hidden_tricks": state.options.tricks_face_down})
 
 
 def _deal(e: Event, h: Hearer) -> str:
-    return f"{h.does(e['dealer'], 'deal', 'deals')} the cards round singly, face down."
+    return f"{h.does(e.data['dealer'], 'deal', 'deals')} the cards round singly, face down."
+
+
+def _sort(e: Event, h: Hearer) -> str:
+    return "Each player sorts their cards into families."
 
 
 def _ask(e: Event, h: Hearer) -> str:
     """An ask or a claim: who asked whom, and for what, in the asker's own words."""
-    return f"{h.does(e['player'], 'ask', 'asks')} {h.whom(e['target'])}: {said(e['words'])}"
+    d = e.data
+    return f"{h.does(d['player'], 'ask', 'asks')} {h.whom(d['target'])}: {said(d['words'])}"
 
 
 def _hand_over(e: Event, h: Hearer) -> str:
     """A card or a whole trick handed over: the ask just said what, so this does not."""
-    if e["player"] == h.me:
+    if e.data["player"] == h.me:
         return "You have it, so you hand it over."
-    return f"{h.who(e['player'])}: {said('Here you are.')}"
+    return f"{h.who(e.data['player'])}: {said('Here you are.')}"
 
 
 def _refuse(e: Event, h: Hearer) -> str:
-    reply = said(hf.REFUSAL + ".")
-    if e["player"] == h.me:
+    reply = said(REFUSAL + ".")
+    if e.data["player"] == h.me:
         return f"You haven't got it: {reply}"
-    return f"{h.who(e['player'])}: {reply}"
+    return f"{h.who(e.data['player'])}: {reply}"
 
 
 def _trick(e: Event, h: Hearer) -> str:
-    p = e["player"]
-    hidden = h.hidden_tricks and p != h.me and e.get("at_deal")
-    what = "a whole family" if hidden else hf.family_words(e["family"])
+    p = e.data["player"]
+    hidden = h.extra.get("hidden_tricks", False) and p != h.me and e.data.get("at_deal")
+    what = "a whole family" if hidden else family_words(e.data["family"])
     return f"You lay down {what}!" if p == h.me else f"{h.who(p)} lays down {what}."
 
 
 def _pass(e: Event, h: Hearer) -> str:
-    return f"{h.does(e['player'], 'have', 'has')} no cards left, so the turn passes on."
+    return f"{h.does(e.data['player'], 'have', 'has')} no cards left, so the turn passes on."
 
 
 def _variation(e: Event, h: Hearer) -> str:
-    p = e["player"]
+    p = e.data["player"]
     return (
         f"Every family is down. {h.does(p, 'have', 'has')} the most tricks and "
         f"{'ask' if p == h.me else 'asks'} first for whole families."
@@ -120,7 +114,8 @@ def _variation(e: Event, h: Hearer) -> str:
 
 
 def _bound(e: Event, h: Hearer) -> str:
-    return f"The kiosk stops a game after {e['limit']} {e['what']} (not a historic rule)."
+    d = e.data
+    return f"The kiosk stops a game after {d['limit']} {d['what']} (not a historic rule)."
 
 
 def winners_words(winners: Sequence[int], h: Hearer) -> str:
@@ -128,16 +123,17 @@ def winners_words(winners: Sequence[int], h: Hearer) -> str:
     if h.me is not None and h.me in winners:
         others = " and ".join(h.names[p] for p in winners if p != h.me)
         return f"Game over: you share the win with {others}!" if others else "Game over: you win!"
-    names = " and ".join(h.names[p] for p in winners)
-    return f"Game over: {names} {'win' if len(winners) > 1 else 'wins'}."
+    who = " and ".join(h.names[p] for p in winners)
+    return f"Game over: {who} {'win' if len(winners) > 1 else 'wins'}."
 
 
 def _game_over(e: Event, h: Hearer) -> str:
-    return winners_words(e["winners"], h)
+    return winners_words(e.data["winners"], h)
 
 
 _WORDS: dict[str, Callable[[Event, Hearer], str]] = {
     "deal": _deal,
+    "sort": _sort,
     "ask": _ask,
     "claim": _ask,
     "give": _hand_over,
@@ -152,8 +148,8 @@ _WORDS: dict[str, Callable[[Event, Hearer], str]] = {
 
 
 def event_words(event: Event, hearer: Hearer) -> str:
-    """One event as ``hearer`` hears it ("" for what nobody says aloud: shuffling, sorting)."""
-    say = _WORDS.get(event["type"])
+    """One event as ``hearer`` hears it ("" for what nobody says aloud: shuffling, whose turn)."""
+    say = _WORDS.get(event.type)
     return say(event, hearer) if say else ""
 
 

@@ -1,6 +1,6 @@
 """Computer players for Happy Families: a forgetful one and one that remembers every answer.
 
-Both act only on :func:`kiosk.games.happy_families.view` and put a one-line ``"why"`` in the
+Both act only on :func:`kiosk.games.happy_families.view.view` and put a one-line ``"why"`` in the
 action so the play page can say what the computer was thinking.
 
 * **forgetful** has a short memory: it reasons like the remembering bot but from only the
@@ -21,9 +21,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kiosk.games.core import GameError
-from kiosk.games.happy_families import family_words
+from kiosk.games.happy_families.options import LEVELS
+from kiosk.games.happy_families.words import family_words
 
-LEVELS: tuple[str, ...] = ("forgetful", "remembering")
 FORGETFUL_MEMORY = 3  # asks (or claims) the forgetful bot still remembers, with their answers
 
 

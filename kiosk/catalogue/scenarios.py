@@ -279,11 +279,10 @@ def run(
     extra["shuffle"] = False
     if game == "snap":
         extra["humans"] = tuple(range(players))  # every call is scripted
-    if game != "snitchems" or players != 2:
-        extra["players"] = players
+    extra["players"] = players
     try:
         opts = module.options_for(variant, **extra)
-        out.options = dict(opts.to_json()) if hasattr(opts, "to_json") else dict(opts)
+        out.options = opts.to_json()
         state, events = module.new_game(cards, opts, seed)
     except GameError as error:
         out.problems.append((("options",), f"the game cannot start: {error}"))

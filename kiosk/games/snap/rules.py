@@ -219,6 +219,7 @@ def replay(
 
 
 def _apply(s: SnapState, action: dict[str, Any], events: list[Event] | None) -> None:
+    """Check ``action`` and do it on ``s`` itself, adding its events unless None."""
     if not isinstance(action, dict):
         raise IllegalAction("an action is a dict with a type and a player")
     kind = action.get("type")

@@ -159,6 +159,7 @@ def expand_deck(deck: Sequence[Card], decks: int) -> list[Card]:
 
 
 def _bot_seats(options: SnapOptions) -> tuple[tuple[int, BotLevel], ...]:
+    """The computer seats and their levels, worked out once a game."""
     return tuple(
         (p, LEVEL_INFO[options.seat_level(p)])
         for p in range(options.players)

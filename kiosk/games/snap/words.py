@@ -35,6 +35,7 @@ def plural(n: int, word: str) -> str:
 
 
 def _and(names: Sequence[str]) -> str:
+    """ "A", "A and B", "A, B and C"."""
     return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
 
 
@@ -46,6 +47,7 @@ def _whose(h: Hearer, seat: int, subject: bool) -> str:
 
 
 def _verb(h: Hearer, seat: int, verb: str, verbs: str) -> str:
+    """The verb that agrees with the player: "turn" for you, "turns" for anyone else."""
     return verb if seat == h.me else verbs
 
 

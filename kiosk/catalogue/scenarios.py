@@ -370,26 +370,16 @@ def describe(r: Run, events: list[dict[str, Any]]) -> str:
 
 def _say(r: Run, e: dict[str, Any]) -> str:
     t = e["type"]
-    who = seat_name(e["player"]) if isinstance(e.get("player"), int) else ""
     if t == "shuffle":
         cards = _plural(len(r.cards), "card")
         return f"The pack: {cards}, face down, in the order this example needs."
-    if r.game != "snap":
-        return _say_in_words(r, e)
-    if t == "deal":
+    if r.game == "snap" and t == "deal":  # Snap's own words say nothing of the deal
         return (
             "The cards are dealt round one at a time, face down: "
             + ", ".join(f"{seat_name(p)} {_plural(n, 'card')}" for p, n in enumerate(e["hands"]))
             + "."
         )
-    return _say_snap(r, e, who)
-
-
-def _say_snap(r: Run, e: dict[str, Any], who: str) -> str:
-    """The live game's words for the event, as an onlooker hears them (nobody is "you")."""
-    names = [seat_name(p) for p in range(r.players)]
-    event = Event(e["type"], {k: v for k, v in e.items() if k != "type"})
-    return " ".join(snap.sentences([event], core.Hearer(names, None, lambda cid: _name(r, cid))))
+    return _say_in_words(r, e)
 
 
 def _say_in_words(r: Run, e: dict[str, Any]) -> str:

@@ -21,13 +21,13 @@ from typing import Any
 from flask import Blueprint, Flask, abort, current_app, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from kiosk.cardfaces import quoted
 from kiosk.catalogue.decks import card_name, deck_for, flagged_faces
 from kiosk.catalogue.schema import SetRecord
 from kiosk.games import snap
 from kiosk.games.cards import Card
 from kiosk.games.core import Event, GameError, Hearer
 from kiosk.web import content, tokens
+from kiosk.web.cardfaces import quoted
 from kiosk.web.cards import back_src, card_src, find_face
 
 bp = Blueprint("play", __name__)

@@ -38,7 +38,7 @@ from kiosk.catalogue.validate import (
     game_warnings,
     validate_source,
 )
-from kiosk.memo import memoized
+from kiosk.memo import Memo, memoized
 
 # Names of the scan and the snapshot stay importable from here, as before they had modules.
 __all__ = ["IMAGES", "KINDS", "RACY_NS", "Catalogue", "Entry", "Snapshot", "StatKey"]
@@ -93,17 +93,38 @@ def _rendered(source: SourceFile) -> tuple[str, list[Problem]]:
         return "", [Problem(source.path, source.body_line, 1, message)]
 
 
+# Rule examples' runs, by everything a run depends on: the example's front matter (its record
+# and the positions its problems name), its deck and its engine. Shared by every Catalogue.
+_runs: Memo[tuple[Run | None, tuple[Problem, ...]]] = Memo()
+
+
 def _run_scenario(
     item: Checked, sets: dict, engines: dict[str, str]
 ) -> tuple[Run | None, list[Problem]]:
-    """check_scenario, with an engine's exception turned into the example's problem."""
+    """check_scenario, kept by content; an engine's exception is the example's problem."""
+    record: Any = item.record
+    deck = sets.get(record.deck)
+    key = (
+        item.source.path,
+        item.source.front,
+        deck.model_dump_json() if deck is not None else "",
+        engines.get(record.game, ""),
+    )
+    run, problems = _runs.value(key, lambda: _scenario_run(item, sets, engines))
+    return run, list(problems)
+
+
+def _scenario_run(
+    item: Checked, sets: dict, engines: dict[str, str]
+) -> tuple[Run | None, tuple[Problem, ...]]:
     try:
-        return check_scenario(item, sets, engines)
+        run, problems = check_scenario(item, sets, engines)
     except Exception as exc:  # an engine that trips over this example: its problem
         log.exception("%s: could not be run", item.source.path)
         line, col = item.source.key_position(("kind",))
         message = f"the example could not be run ({type(exc).__name__}): {exc}"
-        return None, [Problem(item.source.path, line, col, message)]
+        return None, (Problem(item.source.path, line, col, message),)
+    return run, tuple(problems)
 
 
 def _drafts_named(item: Checked, items: list[Checked]) -> list[Problem]:

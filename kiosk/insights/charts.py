@@ -26,16 +26,18 @@ class Series:
     css: str  # chart__bar--<css>
 
 
-def nice_top(value: float) -> float:
-    """The axis maximum: ``value`` rounded up to 1, 2 or 5 times a power of ten (at least 1)."""
-    if value <= 1:
-        return 1
-    power = 10 ** math.floor(math.log10(value))
-    return next(step * power for step in (1, 2, 5, 10) if step * power >= value)
+def nice_top(value: float, ticks: int = 4) -> float:
+    """The axis maximum: ``ticks`` steps of 1, 2 or 5 times a power of ten, reaching ``value``
+    (whole steps for counts: the smallest axis is 0 to 4)."""
+    least = max(value, 1) / ticks
+    power = 10 ** max(0, math.floor(math.log10(least)))
+    steps = (1, 2, 5, 10) if power == 1 else (1, 2, 2.5, 5, 10)  # whole numbers on the axis
+    step = next(m * power for m in steps if m * power >= least)
+    return step * ticks
 
 
 def _number(value: float) -> str:
-    return f"{value:g}"
+    return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.1f}"
 
 
 def _open(title: str, description: str, width: int, height: int, ident: str) -> list[str]:
@@ -69,10 +71,10 @@ def columns(
         )
     count = max(1, len(categories))
     group = plot_w / count
-    bar = max(1.0, group * 0.8 / max(1, len(series)))
+    bar = min(48.0, max(1.0, group * 0.8 / max(1, len(series))))
     every = max(1, math.ceil(count / 10))  # at most ten labels under the axis
     for c, name in enumerate(categories):
-        x0 = LEFT + c * group + group * 0.1
+        x0 = LEFT + (c + 0.5) * group - bar * len(series) / 2
         for s_index, one in enumerate(series):
             value = one.values[c]
             h = plot_h * value / top

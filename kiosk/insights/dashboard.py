@@ -104,13 +104,16 @@ def _share(counts: Counter[str]) -> str:
 def rules_figure(report: Report, titles: Mapping[str, str]) -> Figure:
     summary = report.rule_summary()
     labels = [titles.get(f"{r['game']}/{r['scenario']}", r["scenario"]) for r in summary]
-    series = [charts.Series("Watched to the end", [r["to_the_end"] for r in summary], "end")]
+    series = [
+        charts.Series("Median share of the steps", [r["median_share"] for r in summary], "end")
+    ]
     svg = charts.rows(
         "rules",
         "How far rules are watched",
         labels,
         series,
-        "For each rule step-through, the share of visitors who watched it to its last step.",
+        "For each rule step-through, how far the median visitor watched it, as a share of its"
+        " steps.",
         top=100,
         unit="%",
     )
@@ -119,7 +122,7 @@ def rules_figure(report: Report, titles: Mapping[str, str]) -> Figure:
         for label, r in zip(labels, summary, strict=True)
     ]
     head = ["Step-through", "Watched", "Median step reached", "Watched to the end"]
-    return Figure("rules", svg, [("end", "Watched to the end")], head, body)
+    return Figure("rules", svg, [("end", "Median share of the steps reached")], head, body)
 
 
 NOTE_SERIES = (

@@ -42,6 +42,8 @@ class Recorder:
         self._start_fresh()
 
     def _start_fresh(self) -> None:
+        """A new lock, no counts and no thread: at start, and in a forked child (gunicorn's
+        workers), where the parent's lock, counts and thread are not its own."""
         self._pid = os.getpid()
         self._lock = threading.Lock()
         self._pending: Counter[tuple[str, tuple[Any, ...]]] = Counter()
@@ -53,15 +55,18 @@ class Recorder:
         names = TABLES[table]
         if dimensions.keys() != set(names):
             raise TypeError(f"{table} counts {', '.join(names)}, given {sorted(dimensions)}")
-        key = (table, (hour_of(), *(dimensions[name] for name in names)))
-        if self._pid != os.getpid():  # a forked worker: the parent's lock, counts and thread
-            self._start_fresh()  # are not ours
+        self.add(table, tuple(dimensions[name] for name in names), n)
+
+    def add(self, table: str, values: tuple[Any, ...], n: int = 1) -> None:
+        """``count`` with the dimensions already in the table's column order (the page-view
+        hook's fast path: it runs on every page)."""
+        key = (table, (hour_of(), *values))
         with self._lock:
             if key not in self._pending and len(self._pending) >= MAX_PENDING_KEYS:
                 self.dropped += n
                 return
             self._pending[key] += n
-        if self.thread and self._worker is None:
+        if self._worker is None and self.thread:
             self._start_thread()
 
     def pending(self) -> int:
@@ -119,6 +124,14 @@ def recorder_for(
         if found is None:
             found = _recorders[key] = Recorder(Store(key[0]), interval, thread)
         return found
+
+
+def _after_fork() -> None:
+    for recorder in list(_recorders.values()):
+        recorder._start_fresh()
+
+
+os.register_at_fork(after_in_child=_after_fork)
 
 
 @atexit.register

@@ -118,13 +118,15 @@ class Report:
             watched = sum(reached.values())
             total = self.rule_totals[key]
             ordered = sorted(reached.elements())
+            median = ordered[len(ordered) // 2] if ordered else 0
             out.append(
                 {
                     "game": key[0],
                     "scenario": key[1],
                     "watched": watched,
                     "total": total,
-                    "median": ordered[len(ordered) // 2] if ordered else 0,
+                    "median": median,
+                    "median_share": round(100 * median / total) if total else 0,
                     "to_the_end": round(100 * reached[total] / watched) if watched else 0,
                 }
             )

@@ -178,9 +178,8 @@ def test_a_capture_takes_the_cards_and_scores(app, client):
     assert taken.status_code == 200
     after = game_of(app, taken).state
     assert len(after.places["captured:0"]) == len(cap.take) + 1
-    words = status_text(taken)
-    assert "You capture " in words
-    assert "cards: " + sn.describe(cap, ps.hearer(state, "careful").card_name) in words
+    said = "You capture: " + sn.describe(cap, ps.hearer(state, "careful").card_name)
+    assert said in status_text(taken)
     assert f"You: {len(cap.take) + 1} cards" in soup(taken).find(class_="sn-score").get_text()
 
 

@@ -1,8 +1,9 @@
 """Snitch'ems events in words, as one person at the table hears them.
 
-The live game speaks to the visitor ("You capture 2 cards: …"), the rule step-throughs to an
-onlooker ("Player 1 captures 2 cards: …"): both put every event into words here. The names
-come in with the :class:`~kiosk.games.core.Hearer`, each card's words with its ``card_name``.
+The live game speaks to the visitor ("You capture: … (two cards)."), the rule step-throughs
+to an onlooker ("Player 1 captures: … (two cards)."): both put every event into words here.
+The names come in with the :class:`~kiosk.games.core.Hearer`, each card's words with its
+``card_name``.
 """
 
 from __future__ import annotations
@@ -99,7 +100,7 @@ def _capture(e: Event, h: Hearer) -> str:
     d = e.data
     cap = Capture(d["card"], d["kind"], tuple(d["take"]), d.get("pair_royal", False))
     took = _count(len(d["take"]) + 1)
-    return f"{h.does(d['player'], 'capture', 'captures')} {took}: {describe(cap, h.card_name)}."
+    return f"{h.does(d['player'], 'capture', 'captures')}: {describe(cap, h.card_name)} ({took})."
 
 
 def _sweep(e: Event, h: Hearer) -> str:

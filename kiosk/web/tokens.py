@@ -170,8 +170,13 @@ def max_age() -> int:
 
 
 def _serializer(game: str) -> URLSafeTimedSerializer:
-    """itsdangerous's serializer for ``game``'s tokens: the app's secret, a salt per game."""
-    return URLSafeTimedSerializer(_secret(), salt=SALT + game)
+    """itsdangerous's serializer for ``game``'s tokens: the app's secret, a salt per game.
+
+    Its own HMAC-SHA1, given as ``hashlib.sha1`` (the same bytes as its default): hmac then
+    takes OpenSSL's path, not the pure-Python one its lazy default leads to."""
+    return URLSafeTimedSerializer(
+        _secret(), salt=SALT + game, signer_kwargs={"digest_method": hashlib.sha1}
+    )
 
 
 def dump(record: GameRecord) -> str:

@@ -211,20 +211,18 @@ def count_game(
 
 @bp.post("/insights/event")
 def event() -> tuple[str, int]:
-    """A beacon from insights.js: 204 when counted (or counting is off), 400 for anything not
-    known, never from another site's page."""
-    if (request.content_length or 0) > MAX_EVENT_BYTES:
-        return "", 400
-    if request.headers.get("Sec-Fetch-Site", "same-origin") != "same-origin":
-        return "", 400
+    """A beacon from insights.js: counted if every part of it is known, else ignored. Always
+    204 (a beacon's answer is never read, and a refusal must not look like a page's error);
+    nothing is counted from another site's page or with counting off."""
     counts = recorder()
-    if counts is None:
-        return "", 204
-    kiosk = mode() == "kiosk"
-    found = browser_event(request.form, content.current(), kiosk)
-    if found is None:
-        return "", 400
-    counts.count(found.table, mode=mode(), **found.dimensions)
+    small = (request.content_length or 0) <= MAX_EVENT_BYTES
+    ours = request.headers.get("Sec-Fetch-Site", "same-origin") == "same-origin"
+    if counts is not None and small and ours:
+        found = browser_event(request.form, content.current(), mode() == "kiosk")
+        if found is not None:
+            counts.count(found.table, mode=mode(), **found.dimensions)
+        else:
+            log.debug("insights: an event not counted: %r", sorted(request.form))
     return "", 204
 
 

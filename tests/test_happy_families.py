@@ -564,3 +564,19 @@ def test_check_event_catches_illegal_awards(before, event, problem):
     options = hf.options_for(players=3).to_json()
     found = hf.check_event(before, Event(event["type"], event), cards, options, {})
     assert found is not None and problem in found
+
+
+def test_options_from_a_token_made_before_the_options_were_a_dataclass_still_read():
+    old = {
+        "players": 3,
+        "variation": True,
+        "tricks_face_down": True,
+        "dealer": None,
+        "shuffle": True,
+        "max_asks": 400,
+        "max_claims": 60,
+        "names": ["You", "Dreamy Dora", "Dreamy Dan"],
+    }
+    options = hf.options_from_json(old)
+    assert options == hf.options_for("variation", players=3, names=old["names"])
+    assert {k: v for k, v in options.to_json().items() if k in old} == old

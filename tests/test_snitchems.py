@@ -479,3 +479,17 @@ def test_each_capture_as_a_scripted_first_move(hand, table, card, take, kind, ex
     assert types(events) == ["play", "capture", *extra, "turn"]
     assert events[1].data["kind"] == kind
     assert events[1].data["pair_royal"] == (kind == "pairing" and len(take) >= 2)
+
+
+def test_options_from_a_token_made_before_the_options_were_a_dataclass_still_read():
+    old = {
+        "players": 2,
+        "dealer": None,
+        "shuffle": True,
+        "pairing_takes_all": True,
+        "making_several": True,
+        "pairing_made_takes_all": True,
+    }
+    options = sn.options_from_json(old)
+    assert options == sn.options_for()
+    assert {k: v for k, v in options.to_json().items() if k in old} == old

@@ -13,6 +13,7 @@ import textwrap
 
 import pytest
 from click.testing import CliRunner
+from test_insights import SET, beacon, flagged_card, make_app
 
 from kiosk.cli import main
 from kiosk.insights import recorder as recorder_module
@@ -20,7 +21,6 @@ from kiosk.insights import report, schema
 from kiosk.insights.recorder import Recorder
 from kiosk.insights.store import MIGRATIONS, Store
 from kiosk.web import insights
-from tests.test_insights import SET, beacon, flagged_card, make_app
 
 
 def test_the_kiosk_makes_and_migrates_its_file(tmp_path):

@@ -45,7 +45,7 @@ def measure(module: Any, level: str, games: int, make_options: Any) -> dict[str,
     for seed in range(games):
         options = make_options(seed)
         state, _ = module.new_game(None, options, seed)
-        bots = [module.make_bot(level, s, seed) for s in range(options["players"])]
+        bots = [module.make_bot(level, s, seed) for s in range(options.players)]
         while not module.is_over(state):
             (seat,) = module.to_move(state)
             t0 = time.perf_counter()

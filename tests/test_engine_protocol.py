@@ -19,7 +19,7 @@ from kiosk.games import registry
 from kiosk.games.core import Hearer, missing_from
 
 GAMES = registry.games()
-RANDOM_GAMES = 200  # per game, spread over its variants
+RANDOM_GAMES = 60  # per game, spread over its variants
 PICKLED_EVERY = 7  # a whole-state snapshot every few moves (the costliest check)
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import secrets
+import signal
+import sys
 from typing import Any
 
 import click
@@ -47,6 +49,8 @@ def run(
     click.echo(f"Serving the kiosk on http://{host}:{port}/")
     # waitress reads a whole body before the app sees it: the same limit, refused there (413)
     limit = app.config.get("MAX_CONTENT_LENGTH") or 1024**3
+    # `systemctl stop` sends SIGTERM: exit cleanly so exit handlers (insights' last counts) run
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))
     waitress.serve(app, host=host, port=port, threads=threads, max_request_body_size=limit)
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from game_files import words_yaml
 
 from kiosk.catalogue.store import Catalogue
 from kiosk.catalogue.terms import find_term, is_vague
@@ -33,8 +34,11 @@ FAMILY = "".join(
 )
 HF_GAME = (
     "---\nkind: game\nslug: happy-families\ntitle: Happy Families\nengine: happy-families\n"
-    "summary: Collect families.\nsources:\n  - title: A test source\n---\nText.\n"
+    "summary: Collect families.\nsources:\n  - title: A test source\n"
+    + words_yaml("happy-families")
+    + "---\nText.\n"
 )
+SNAP_WORDS = words_yaml("snap")
 TERMS = "---\nkind: terms\nslug: terms\ntitle: Terms\nterms:\n{terms}sources:\n  - title: A\n---\n"
 SET = "sets/new-set.md"
 
@@ -79,9 +83,50 @@ CASES: dict[str, tuple[dict[str, str], dict[str, str], str]] = {
         },
         {
             "games/snap.md": '---\nkind: game\nslug: snap\ntitle: "Snap: the game"\nengine: snap\n'
-            "summary: S.\nsources:\n  - title: A\n---\n"
+            "summary: S.\nsources:\n  - title: A\n" + SNAP_WORDS + "---\n"
         },
         "games/snap.md:4:12: YAML: mapping values are not allowed here",
+    ),
+    "variant-without-words": (
+        {
+            "games/snap.md": "---\nkind: game\nslug: snap\ntitle: Snap\nengine: snap\n"
+            "summary: S.\nsources:\n  - title: A\n"
+            + SNAP_WORDS.replace(
+                "  speed:\n    title: speed rules\n    description: How speed goes.\n", ""
+            )
+            + "---\n"
+        },
+        {
+            "games/snap.md": "---\nkind: game\nslug: snap\ntitle: Snap\nengine: snap\n"
+            "summary: S.\nsources:\n  - title: A\n" + SNAP_WORDS + "---\n"
+        },
+        "games/snap.md:9:1: variants: the rule variant 'speed' has no words for visitors",
+    ),
+    "variant-description-missing": (
+        {
+            "games/snap.md": "---\nkind: game\nslug: snap\ntitle: Snap\nengine: snap\n"
+            "summary: S.\nsources:\n  - title: A\n"
+            + SNAP_WORDS.replace("    description: How speed goes.\n", "")
+            + "---\n"
+        },
+        {
+            "games/snap.md": "---\nkind: game\nslug: snap\ntitle: Snap\nengine: snap\n"
+            "summary: S.\nsources:\n  - title: A\n" + SNAP_WORDS + "---\n"
+        },
+        "games/snap.md:",
+    ),
+    "variant-misspelt": (
+        {
+            "games/snap.md": "---\nkind: game\nslug: snap\ntitle: Snap\nengine: snap\n"
+            "summary: S.\nsources:\n  - title: A\n"
+            + SNAP_WORDS.replace("  speed:\n", "  sped:\n")
+            + "---\n"
+        },
+        {
+            "games/snap.md": "---\nkind: game\nslug: snap\ntitle: Snap\nengine: snap\n"
+            "summary: S.\nsources:\n  - title: A\n" + SNAP_WORDS + "---\n"
+        },
+        "games/snap.md:34:3: variants: 'sped' is not a rule variant of snap (did you mean 'speed'?)",
     ),
 }
 
@@ -163,7 +208,12 @@ def test_a_game_the_deck_cannot_play_is_a_warning(tmp_path):
 
 
 def test_a_standard_pack_game_on_a_deck_of_pictures_is_a_warning(tmp_path):
-    game = HF_GAME.replace("happy-families", "snitchems")
+    game = (
+        "---\nkind: game\nslug: snitchems\ntitle: Snitch'ems\nengine: snitchems\n"
+        "summary: Capture cards.\nsources:\n  - title: A test source\n"
+        + words_yaml("snitchems")
+        + "---\nText.\n"
+    )
     snapshot = Catalogue(
         tree(tmp_path, {SET: a_set(PAIRS, "games: [snitchems]\n"), "games/sn.md": game})
     ).current()

@@ -137,8 +137,19 @@ class SetRecord(Strict):
         return self.slug or slug_from_accession(self.accession or "")
 
 
+class Words(Strict):
+    """What visitors read for a rule variant or a computer player's level: a name and a line."""
+
+    title: Text
+    description: Text
+
+
 class GameRecord(Strict):
-    """A game: its history and rules in the body; the engine that plays it."""
+    """A game: its history and rules in the body; the engine that plays it.
+
+    ``variants`` and ``levels`` hold the words visitors read for each of the engine's rule
+    variants and computer levels (every one must have them: ``kiosk check`` says which lack).
+    """
 
     kind: Literal["game"]
     slug: Slug
@@ -148,6 +159,8 @@ class GameRecord(Strict):
     players: str | None = None
     date: str | None = None
     sources: list[Source] = Field(min_length=1)
+    variants: dict[str, Words] = Field(default_factory=dict)
+    levels: dict[str, Words] = Field(default_factory=dict)
     order: int = 100
     draft: bool = False  # served only in preview (KIOSK_PREVIEW), never to visitors
 

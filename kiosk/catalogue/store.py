@@ -346,6 +346,13 @@ class Catalogue:
         broken = self._broken_keys()
         found = collection_problems(items, self.content_dir, games, notes, *images, broken=broken)
         self._warnings = game_warnings([c for c in items if c.rel not in found], engines)
+        # a set held back without a message (it names a broken game) holds back its examples
+        # the same way: the broken file's own problem says it all
+        broken |= {
+            ("set", c.record.key)
+            for c in items
+            if c.record.kind == "set" and c.rel in found and not found[c.rel]
+        }
         sets = {
             c.record.key: c.record for c in items if c.record.kind == "set" and c.rel not in found
         }

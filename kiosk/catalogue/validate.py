@@ -188,6 +188,8 @@ def record_problems(source: SourceFile, record: AnyRecord) -> list[Problem]:
     problems: list[Problem] = []
     if isinstance(record, WordsRecord):
         return _words_problems(source, record)
+    if isinstance(record, GameRecord):
+        return game_words_problems(source, record)
     if not isinstance(record, SetRecord):
         return problems
 
@@ -224,6 +226,44 @@ def record_problems(source: SourceFile, record: AnyRecord) -> list[Problem]:
             " (copies less missing): correct card_count, or the cards' copies and missing",
         )
     return problems
+
+
+def game_words_problems(source: SourceFile, record: GameRecord) -> list[Problem]:
+    """Every rule variant and computer level of the game's engine needs its visitor words."""
+    from kiosk.games import registry
+
+    engine = registry.engine(record.engine)
+    found = []
+    for field, names, what in (
+        ("variants", tuple(engine.VARIANTS), "rule variant"),
+        ("levels", engine.LEVELS, "computer level"),
+    ):
+        written = getattr(record, field)
+        meant = set()  # names a misspelt key was taken for: said once, as the misspelling
+        for name in written:
+            if name not in names:
+                close = difflib.get_close_matches(name, list(names), n=1, cutoff=0.6)
+                meant.update(close)
+                hint = f" (did you mean '{close[0]}'?)" if close else ""
+                found.append(
+                    Problem(
+                        source.path,
+                        *source.key_position((field, name)),
+                        f"{field}: '{name}' is not a {what} of {record.engine}{hint}: the"
+                        f" {what}s are " + ", ".join(names),
+                    )
+                )
+        for name in names:
+            if name not in written and name not in meant:
+                found.append(
+                    Problem(
+                        source.path,
+                        *source.key_position((field,) if written else ("engine",)),
+                        f"{field}: the {what} '{name}' has no words for visitors: add it under"
+                        f" {field}: with a title: and a one-line description:",
+                    )
+                )
+    return found
 
 
 def _words_problems(source: SourceFile, record: WordsRecord) -> list[Problem]:

@@ -24,6 +24,7 @@ from flask import (
     url_for,
 )
 
+from kiosk.catalogue.game_words import shown_variants
 from kiosk.catalogue.scenarios import Run, Step, seat_name, split_source
 from kiosk.catalogue.schema import ScenarioRecord, SetRecord, StepCaption
 from kiosk.catalogue.store import Entry
@@ -216,7 +217,7 @@ def index() -> str:
         module = registry.engine(entry.record.engine)
         scenarios = [e for e in snapshot.scenarios.values() if e.record.game == slug]
         variants = []
-        for variant in module.VARIANTS.values():
+        for variant in shown_variants(entry.record, module).values():
             source, quote = split_source(variant.source)
             examples = [e for e in scenarios if e.record.variant == variant.name]
             variants.append(

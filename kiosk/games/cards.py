@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -54,3 +56,14 @@ def standard_deck() -> list[Card]:
                 )
             )
     return deck
+
+
+def stock_order(deck: Iterable[Card], rng: random.Random, shuffle: bool) -> list[str]:
+    """The card ids as they go into the stock, its top the end of the list: shuffled by the
+    game's RNG, or (``shuffle`` off, for scenarios) the deck's first card dealt first."""
+    order = [card.id for card in deck]
+    if shuffle:
+        rng.shuffle(order)
+    else:
+        order.reverse()
+    return order

@@ -1,4 +1,6 @@
-"""The shared face of every rules engine: events, variants, errors, and the engine protocol.
+"""The shared face of every rules engine: events, variants, errors, the engine protocol, and
+what several engines do alike (moving cards between places, copying a state, building
+options, a seeded computer seat), written once here.
 
 A game is ``deck + options + seed + actions``. Every engine is a package under
 :mod:`kiosk.games` whose top module follows :class:`Engine`, the same way for every game:
@@ -18,10 +20,11 @@ All chance comes from the ``random.Random`` inside the state, seeded by ``seed``
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from types import ModuleType
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, ClassVar, Protocol, TypeVar, runtime_checkable
 
 
 class GameError(Exception):
@@ -46,6 +49,38 @@ class Variant:
     source: str  # the seed file and its words, e.g. 'woolworths instruction card, rule 4: "..."'
     options: dict[str, Any] = field(default_factory=dict)
     historic: bool = True  # False for the kiosk's own additions (labelled as such)
+
+
+Options = TypeVar("Options")
+
+
+def variant_options(
+    options_type: type[Options],
+    title: str,
+    variants: Mapping[str, Variant],
+    variant: str,
+    overrides: Mapping[str, Any],
+    check: Callable[[Options], None],
+) -> Options:
+    """A named variant's options with overrides, checked: an unknown variant or option, or a
+    choice that makes no game, raises OptionsError naming the game by its ``title``."""
+    if variant not in variants:
+        known = ", ".join(variants)
+        raise OptionsError(f"unknown {title} variant {variant!r} (known: {known})")
+    names = {f.name for f in fields(options_type)}
+    unknown = sorted(set(overrides) - names)
+    if unknown:
+        raise OptionsError(f"unknown {title} option(s): {', '.join(unknown)}")
+    options = options_type(**{**variants[variant].options, **overrides})
+    check(options)
+    return options
+
+
+def options_from_mapping(data: Any, options_for: Callable[..., Options]) -> Options:
+    """Options back from their ``to_json()`` (a game token's): the first variant, every field."""
+    if not isinstance(data, Mapping):
+        raise OptionsError("options are a mapping of names to values")
+    return options_for("classic", **data)
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +110,57 @@ def apply_moves(places: dict[str, list[str]], events: Iterable[Event]) -> None:
                 target[:0] = cards
             else:
                 target.extend(cards)
+
+
+class Table(Protocol):
+    """A state kept as named places and its own event log (Happy Families', Snitch'ems')."""
+
+    places: dict[str, list[str]]
+    events: list[Event]
+    rng: random.Random
+    record: list[dict[str, Any]]
+
+
+TableState = TypeVar("TableState", bound=Table)
+
+
+def move_cards(state: Table, cards: list[str], source: str, dest: str) -> dict[str, Any]:
+    """Move cards onto the top of another place, and the move as events carry it."""
+    pile = state.places[source]
+    for card in cards:
+        pile.remove(card)
+    state.places[dest].extend(cards)
+    return {"cards": list(cards), "from": source, "to": dest, "at": "top"}
+
+
+def emit(state: Table, out: list[Event], type_: str, **data: Any) -> None:
+    """One event, both in what this step returns and in the state's own log."""
+    event = Event(type_, data)
+    out.append(event)
+    state.events.append(event)
+
+
+def copy_places(places: Mapping[str, list[str]]) -> dict[str, list[str]]:
+    """Every place with a list of its own, so moving cards in one copy leaves the other alone."""
+    return {name: list(pile) for name, pile in places.items()}
+
+
+def copy_rng(rng: random.Random) -> random.Random:
+    """A generator that draws what ``rng`` would, apart from it: a state's copy needs its own."""
+    other = random.Random()
+    other.setstate(rng.getstate())
+    return other
+
+
+def copy_table(state: TableState) -> TableState:
+    """A copy safe to change: cards, options and past events are shared; lists are copied."""
+    return replace(
+        state,
+        rng=copy_rng(state.rng),
+        places=copy_places(state.places),
+        events=list(state.events),
+        record=list(state.record),
+    )
 
 
 def replay_events(
@@ -112,6 +198,30 @@ class Hearer:
     def does(self, seat: int, verb: str, verbs: str) -> str:
         """The player and the verb that agrees with them: "You ask", "Dreamy Dan asks"."""
         return f"{self.who(seat)} {verb if seat == self.me else verbs}"
+
+
+class SeatBot:
+    """A computer seat acting on its own view, with a seeded RNG of its own; a game's bot
+    names the game (``GAME``, ``TITLE``) and its ``LEVELS``."""
+
+    GAME: ClassVar[str]  # the game's slug, which seeds the bot's RNG
+    TITLE: ClassVar[str]  # the game's name, in the error for an unknown level
+    LEVELS: ClassVar[tuple[str, ...]]
+
+    def __init__(self, level: str, seat: int, seed: Any = 0) -> None:
+        if level not in self.LEVELS:
+            raise GameError(f"unknown {self.TITLE} level {level!r} (known: {self.LEVELS})")
+        self.level = level
+        self.seat = seat
+        self.rng = random.Random(f"{self.GAME}-bot:{level}:{seat}:{seed}")
+
+    @staticmethod
+    def moves(view: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """The legal actions the view offers; a bot asked to move with none is the caller's bug."""
+        legal = view["legal"]
+        if not legal:
+            raise GameError("the bot was asked to move when it has no move")
+        return legal
 
 
 @runtime_checkable

@@ -16,12 +16,11 @@ action so the play page can say what the computer was thinking.
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from kiosk.games.core import GameError
-from kiosk.games.happy_families.options import LEVELS
+from kiosk.games.core import SeatBot
+from kiosk.games.happy_families.options import GAME, LEVELS
 from kiosk.games.happy_families.words import family_words
 
 FORGETFUL_MEMORY = 3  # asks (or claims) the forgetful bot still remembers, with their answers
@@ -98,21 +97,29 @@ def recent(log: list[dict[str, Any]], asks: int) -> list[dict[str, Any]]:
     return list(log)
 
 
-class Bot:
+def _best(
+    every: list[tuple[float, dict[str, Any], str]],
+) -> list[tuple[float, dict[str, Any], str]]:
+    """The choices tied (to within rounding) for the best chance, in the order they came."""
+    best: list[tuple[float, dict[str, Any], str]] = []
+    top = -1.0
+    for choice in every:
+        p = choice[0]
+        if p > top + 1e-12:
+            top, best = p, [choice]
+        elif abs(p - top) <= 1e-12:
+            best.append(choice)
+    return best
+
+
+class Bot(SeatBot):
     """A computer player: ``act(view)`` returns a legal action with a ``why``."""
 
-    def __init__(self, level: str, seat: int, seed: Any = 0) -> None:
-        if level not in LEVELS:
-            raise GameError(f"unknown Happy Families level {level!r} (known: {LEVELS})")
-        self.level = level
-        self.seat = seat
-        self.rng = random.Random(f"happy-families-bot:{level}:{seat}:{seed}")
+    GAME, TITLE, LEVELS = GAME, "Happy Families", LEVELS
 
     def act(self, view: dict[str, Any]) -> dict[str, Any]:
         """Choose the next ask or claim from what this player can see."""
-        legal = view["legal"]
-        if not legal:
-            raise GameError("the bot was asked to move when it has no move")
+        legal = self.moves(view)
         if self.level == "forgetful":
             view = {**view, "log": recent(view["log"], FORGETFUL_MEMORY)}
         if view["phase"] == "variation":
@@ -136,9 +143,7 @@ class Bot:
             fam = cards[cid]["family"]
             mine_per_family[fam] = mine_per_family.get(fam, 0) + 1
 
-        best: list[tuple[float, dict[str, Any], str]] = []
         every: list[tuple[float, dict[str, Any], str]] = []
-        top = -1.0
         for a in legal:
             cid, target = a["card"], a["target"]
             fam = cards[cid]["family"]
@@ -192,26 +197,21 @@ class Bot:
                         )
             p += mine_per_family.get(fam, 0) * 1e-3  # nearer a whole family breaks ties
             every.append((p, a, why))
-            if p > top + 1e-12:
-                top, best = p, [(p, a, why)]
-            elif abs(p - top) <= 1e-12:
-                best.append((p, a, why))
-        action, why = self._pick(every, best)
+        action, why = self._pick(every)
         return {**action, "why": why}
 
-    def _pick(
-        self,
-        every: list[tuple[float, dict[str, Any], str]],
-        best: list[tuple[float, dict[str, Any], str]],
-    ) -> tuple[dict[str, Any], str]:
-        """Remembering: a best choice. Forgetful: a guess weighted by its chance of a yes."""
+    def _pick(self, every: list[tuple[float, dict[str, Any], str]]) -> tuple[dict[str, Any], str]:
+        """Remembering: a best choice. Forgetful: a guess weighted by its chance of a yes.
+
+        ``every`` is each legal action with its chance of a yes and the reason to say.
+        """
         if self.level == "forgetful":
             weights = [p for p, _, _ in every]
             if sum(weights) <= 0:
                 weights = [1.0] * len(every)
             _, action, why = self.rng.choices(every, weights)[0]
         else:
-            _, action, why = self.rng.choice(best)
+            _, action, why = self.rng.choice(_best(every))
         return action, why
 
     def _claim(self, view: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any]:
@@ -221,9 +221,7 @@ class Bot:
         known_of: dict[int, int] = {}
         for seat in mem.trick_owner.values():
             known_of[seat] = known_of.get(seat, 0) + 1
-        best: list[tuple[float, dict[str, Any], str]] = []
         every: list[tuple[float, dict[str, Any], str]] = []
-        top = -1.0
         for a in legal:
             fam, target = a["family"], a["target"]
             owner = mem.trick_owner.get(fam)
@@ -245,11 +243,7 @@ class Bot:
                     f"{_object(name)}."
                 )
             every.append((p, a, why))
-            if p > top + 1e-12:
-                top, best = p, [(p, a, why)]
-            elif abs(p - top) <= 1e-12:
-                best.append((p, a, why))
-        action, why = self._pick(every, best)
+        action, why = self._pick(every)
         return {**action, "why": why}
 
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass
 from typing import Any
 
-from kiosk.games.core import OptionsError, Variant
+from kiosk.games.core import OptionsError, Variant, options_from_mapping, variant_options
 
 GAME = "happy-families"
 MIN_PLAYERS, MAX_PLAYERS = 3, 8
@@ -68,30 +68,18 @@ class FamiliesOptions:
         return data
 
 
-_FIELDS = {f.name for f in fields(FamiliesOptions)}
-
-
 def options_for(variant: str = "classic", **overrides: Any) -> FamiliesOptions:
     """Options for a named variant with overrides, checked (raises OptionsError)."""
-    if variant not in VARIANTS:
-        known = ", ".join(VARIANTS)
-        raise OptionsError(f"unknown Happy Families variant {variant!r} (known: {known})")
-    unknown = sorted(set(overrides) - _FIELDS)
-    if unknown:
-        raise OptionsError(f"unknown Happy Families option(s): {', '.join(unknown)}")
-    values = {**VARIANTS[variant].options, **overrides}
-    if isinstance(values.get("names"), list | tuple):
-        values["names"] = tuple(values["names"])
-    options = FamiliesOptions(**values)
-    check_options(options)
-    return options
+    if isinstance(overrides.get("names"), list | tuple):
+        overrides["names"] = tuple(overrides["names"])
+    return variant_options(
+        FamiliesOptions, "Happy Families", VARIANTS, variant, overrides, check_options
+    )
 
 
 def options_from_json(data: Mapping[str, Any]) -> FamiliesOptions:
     """Options back from :meth:`FamiliesOptions.to_json` (a game token's), checked."""
-    if not isinstance(data, Mapping):
-        raise OptionsError("options are a mapping of names to values")
-    return options_for("classic", **data)
+    return options_from_mapping(data, options_for)
 
 
 def kiosk_bound() -> dict[str, Any]:

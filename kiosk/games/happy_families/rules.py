@@ -7,8 +7,8 @@ import random
 import sys
 from typing import Any
 
-from kiosk.games.cards import Card
-from kiosk.games.core import Event, IllegalAction, OptionsError, replay_events
+from kiosk.games.cards import Card, stock_order
+from kiosk.games.core import Event, IllegalAction, OptionsError, emit, move_cards, replay_events
 from kiosk.games.happy_families.deck import FAMILY_SIZE, check_deck, generic_deck
 from kiosk.games.happy_families.options import GAME, FamiliesOptions, check_options, options_for
 from kiosk.games.happy_families.state import (
@@ -24,29 +24,14 @@ from kiosk.games.happy_families.words import REFUSAL, ask_words, family_words
 Action = dict[str, Any]
 
 
-def _move(state: State, cards: list[str], src: str, dst: str) -> dict[str, Any]:
-    """Move cards between places and return the move as events carry it."""
-    pile = state.places[src]
-    for card in cards:
-        pile.remove(card)
-    state.places[dst].extend(cards)
-    return {"cards": list(cards), "from": src, "to": dst, "at": "top"}
-
-
-def _emit(state: State, out: list[Event], type_: str, **data: Any) -> None:
-    event = Event(type_, data)
-    out.append(event)
-    state.events.append(event)
-
-
 def _lay_complete(state: State, seat: int, out: list[Event], at_deal: bool) -> None:
     """Lay down every complete family in one hand (rules 3 and 5)."""
     hand = hand_of(state, seat)
     for fam in state.families:
         members = [c for c in hand if state.cards[c].family == fam]  # as they lie in hand
         if len(members) == FAMILY_SIZE:
-            move = _move(state, members, f"hand:{seat}", f"tricks:{seat}")
-            _emit(state, out, "trick", player=seat, family=fam, at_deal=at_deal, moves=[move])
+            move = move_cards(state, members, f"hand:{seat}", f"tricks:{seat}")
+            emit(state, out, "trick", player=seat, family=fam, at_deal=at_deal, moves=[move])
 
 
 def _next_with_cards(state: State, seat: int) -> int | None:
@@ -74,11 +59,7 @@ def new_game(
     if len(deck) < n:
         raise OptionsError(f"{len(deck)} cards cannot be dealt to {n} players")
     rng = random.Random(f"{GAME}:{seed}")
-    order = [c.id for c in deck]
-    if opts.shuffle:
-        rng.shuffle(order)
-    else:
-        order.reverse()  # the stock's top is the end of the list: the first card comes first
+    order = stock_order(deck, rng, opts.shuffle)
     dealer = opts.dealer if opts.dealer is not None else rng.randrange(n)
     places = {"box": [c.id for c in deck], "stock": []}
     for s in range(n):
@@ -96,23 +77,23 @@ def new_game(
         phase="ask",
     )
     out: list[Event] = []
-    move = _move(state, order, "box", "stock")
-    _emit(state, out, "shuffle", shuffled=opts.shuffle, moves=[move])
+    move = move_cards(state, order, "box", "stock")
+    emit(state, out, "shuffle", shuffled=opts.shuffle, moves=[move])
     moves = []
     seat = dealer
     stock = state.places["stock"]  # the top of the stock is the end of the list
     while stock:
         seat = (seat + 1) % n
-        moves.append(_move(state, [stock[-1]], "stock", f"hand:{seat}"))
-    _emit(state, out, "deal", dealer=dealer, moves=moves)
+        moves.append(move_cards(state, [stock[-1]], "stock", f"hand:{seat}"))
+    emit(state, out, "deal", dealer=dealer, moves=moves)
     rank = {cid: i for i, cid in enumerate(c.id for c in deck)}
     fam_rank = {f: i for i, f in enumerate(families)}
     sorts = []
     for s in range(n):
         hand = hand_of(state, s)
         ordered = sorted(hand, key=lambda c: (fam_rank[state.cards[c].family], rank[c]))
-        sorts.append(_move(state, ordered, f"hand:{s}", f"hand:{s}"))
-    _emit(state, out, "sort", moves=sorts)
+        sorts.append(move_cards(state, ordered, f"hand:{s}", f"hand:{s}"))
+    emit(state, out, "sort", moves=sorts)
     for s in range(n):
         _lay_complete(state, s, out, at_deal=True)
     if _all_down(state):
@@ -120,7 +101,7 @@ def new_game(
     elif not hand_of(state, state.turn):
         _pass_on(state, out, state.turn)
     else:
-        _emit(state, out, "turn", player=state.turn)
+        emit(state, out, "turn", player=state.turn)
     return state, out
 
 
@@ -128,9 +109,9 @@ def _pass_on(state: State, out: list[Event], seat: int) -> None:
     """Skip a player with no cards: the turn goes to the next on the left who holds some."""
     nxt = _next_with_cards(state, seat)
     assert nxt is not None, "cards remain, so someone holds them"
-    _emit(state, out, "pass", player=seat, to=nxt, reason="no cards left")
+    emit(state, out, "pass", player=seat, to=nxt, reason="no cards left")
     state.turn = nxt
-    _emit(state, out, "turn", player=nxt)
+    emit(state, out, "turn", player=nxt)
 
 
 def _leader(state: State) -> int:
@@ -150,8 +131,8 @@ def _finish_main(state: State, out: list[Event]) -> None:
     if state.options.variation and max(counts) < len(state.families):
         state.phase = "variation"
         state.turn = _leader(state)
-        _emit(state, out, "variation", player=state.turn, tricks=counts)
-        _emit(state, out, "turn", player=state.turn)
+        emit(state, out, "variation", player=state.turn, tricks=counts)
+        emit(state, out, "turn", player=state.turn)
         return
     why = "one player holds every trick" if state.options.variation else "every family is down"
     _game_over(state, out, why)
@@ -161,12 +142,24 @@ def _game_over(state: State, out: list[Event], why: str) -> None:
     state.phase = "over"
     state.end = why
     res = result(state)
-    _emit(state, out, "game-over", reason=why, winners=res["winners"], scores=res["scores"])
+    emit(state, out, "game-over", reason=why, winners=res["winners"], scores=res["scores"])
 
 
-def _bound(state: State, out: list[Event], what: str, limit: int) -> None:
-    _emit(state, out, "bound", what=what, limit=limit, historic=False)
+def _at_bound(state: State, out: list[Event], what: str) -> bool:
+    """Whether the kiosk's bound on ``what`` ("asks" or "claims") is reached: then the game ends."""
+    limit = getattr(state.options, f"max_{what}")
+    if getattr(state, what) < limit:
+        return False
+    emit(state, out, "bound", what=what, limit=limit, historic=False)
     _game_over(state, out, f"the kiosk's limit of {limit} {what} was reached")
+    return True
+
+
+def _refused(state: State, out: list[Event], target: int, what: str) -> None:
+    """After a "no" the turn passes to the player who said it, unless the bound ends the game."""
+    if not _at_bound(state, out, what):
+        state.turn = target
+        emit(state, out, "turn", player=target)
 
 
 def _families_held(state: State, seat: int) -> list[str]:
@@ -253,7 +246,7 @@ def _ask(s: State, out: list[Event], player: int, target: int, cid: Any) -> None
     if not hand_of(s, target):
         raise IllegalAction(f"player {target + 1} has no cards left to ask for")
     s.asks += 1
-    _emit(
+    emit(
         s,
         out,
         "ask",
@@ -264,26 +257,21 @@ def _ask(s: State, out: list[Event], player: int, target: int, cid: Any) -> None
         words=ask_words(card.name),
     )
     if cid in hand_of(s, target):
-        move = _move(s, [cid], f"hand:{target}", f"hand:{player}")
-        _emit(s, out, "give", player=target, to=player, card=cid, moves=[move])
+        move = move_cards(s, [cid], f"hand:{target}", f"hand:{player}")
+        emit(s, out, "give", player=target, to=player, card=cid, moves=[move])
         _lay_complete(s, player, out, at_deal=False)
         if _all_down(s):
             _finish_main(s, out)
             return
-        if s.asks >= s.options.max_asks:
-            _bound(s, out, "asks", s.options.max_asks)
+        if _at_bound(s, out, "asks"):
             return
         if not hand:
             _pass_on(s, out, player)
         else:
-            _emit(s, out, "turn", player=player)
+            emit(s, out, "turn", player=player)
         return
-    _emit(s, out, "refuse", player=target, asker=player, card=cid, words=REFUSAL)
-    if s.asks >= s.options.max_asks:
-        _bound(s, out, "asks", s.options.max_asks)
-        return
-    s.turn = target
-    _emit(s, out, "turn", player=target)
+    emit(s, out, "refuse", player=target, asker=player, card=cid, words=REFUSAL)
+    _refused(s, out, target, "asks")
 
 
 def _claim(s: State, out: list[Event], player: int, target: int, fam: Any) -> None:
@@ -294,7 +282,7 @@ def _claim(s: State, out: list[Event], player: int, target: int, fam: Any) -> No
     if not s.places[f"tricks:{target}"]:
         raise IllegalAction(f"player {target + 1} has no tricks to ask for")
     s.claims += 1
-    _emit(
+    emit(
         s,
         out,
         "claim",
@@ -304,22 +292,17 @@ def _claim(s: State, out: list[Event], player: int, target: int, fam: Any) -> No
         words=ask_words(family_words(fam)),
     )
     if fam in trick_families(s, target):
-        move = _move(s, family_cards(s, fam), f"tricks:{target}", f"tricks:{player}")
-        _emit(s, out, "hand-over", player=target, to=player, family=fam, moves=[move])
+        move = move_cards(s, family_cards(s, fam), f"tricks:{target}", f"tricks:{player}")
+        emit(s, out, "hand-over", player=target, to=player, family=fam, moves=[move])
         if trick_counts(s)[player] == len(s.families):
             _game_over(s, out, "one player holds every trick")
             return
-        if s.claims >= s.options.max_claims:
-            _bound(s, out, "claims", s.options.max_claims)
+        if _at_bound(s, out, "claims"):
             return
-        _emit(s, out, "turn", player=player)
+        emit(s, out, "turn", player=player)
         return
-    _emit(s, out, "refuse", player=target, asker=player, family=fam, words=REFUSAL)
-    if s.claims >= s.options.max_claims:
-        _bound(s, out, "claims", s.options.max_claims)
-        return
-    s.turn = target
-    _emit(s, out, "turn", player=target)
+    emit(s, out, "refuse", player=target, asker=player, family=fam, words=REFUSAL)
+    _refused(s, out, target, "claims")
 
 
 def replay(

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kiosk.games.cards import Card
-from kiosk.games.core import Event
+from kiosk.games.core import Event, copy_places, copy_table
 from kiosk.games.happy_families.deck import FAMILY_SIZE
 from kiosk.games.happy_families.options import FamiliesOptions
 
@@ -38,24 +38,7 @@ class State:
 
     def clone(self) -> State:
         """A copy safe to change: cards, options and past events are shared; lists are copied."""
-        rng = random.Random()
-        rng.setstate(self.rng.getstate())
-        return State(
-            cards=self.cards,
-            families=self.families,
-            options=self.options,
-            seed=self.seed,
-            rng=rng,
-            places={k: list(v) for k, v in self.places.items()},
-            dealer=self.dealer,
-            turn=self.turn,
-            phase=self.phase,
-            asks=self.asks,
-            claims=self.claims,
-            end=self.end,
-            events=list(self.events),
-            record=list(self.record),
-        )
+        return copy_table(self)
 
 
 def hand_of(state: State, seat: int) -> list[str]:
@@ -95,7 +78,7 @@ def is_over(state: State) -> bool:
 
 def places(state: State) -> dict[str, list[str]]:
     """Every card id in exactly one place, bottom first."""
-    return {k: list(v) for k, v in state.places.items()}
+    return copy_places(state.places)
 
 
 def result(state: State) -> dict[str, Any]:

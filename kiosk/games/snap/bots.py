@@ -44,6 +44,10 @@ class BotLevel:
         """Draw one reaction (ms) from ``rng``, or None for a miss: the engine calls this."""
         if rng.random() < self.miss:
             return None
+        return self.reaction_ms(rng)
+
+    def reaction_ms(self, rng: Any) -> float:
+        """How quickly this level calls (ms, never under FLOOR_MS), rightly or falsely."""
         return round(max(FLOOR_MS, rng.lognormvariate(self.mu, self.sigma)), 1)
 
 

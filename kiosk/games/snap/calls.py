@@ -16,10 +16,7 @@ negative, not finite or over ``MAX_REACTION_MS`` is refused (:class:`BadReaction
 
 from __future__ import annotations
 
-import random
-
 from kiosk.games.core import Event
-from kiosk.games.snap.bots import FLOOR_MS, BotLevel
 from kiosk.games.snap.ending import check_end, check_out, next_active
 from kiosk.games.snap.options import FALSE_START_MS, MAX_REACTION_MS, BadReaction
 from kiosk.games.snap.state import SnapState, Window
@@ -75,7 +72,7 @@ def open_window(s: SnapState) -> None:
                 for edge, p, lvl in s.false_slices:
                     if u < edge:
                         if not out[p]:
-                            w.bot_calls += ((false_ms(lvl, rng), p, "snap"),)
+                            w.bot_calls += ((lvl.reaction_ms(rng), p, "snap"),)
                         break
         return
     for p, lvl in s.bots:
@@ -89,11 +86,6 @@ def open_window(s: SnapState) -> None:
             ms = lvl.draw(rng)
             if ms is not None:
                 w.bot_calls += ((ms, p, "pool"),)
-
-
-def false_ms(lvl: BotLevel, rng: random.Random) -> float:
-    """How quickly a computer seat calls when there is nothing to call."""
-    return round(max(FLOOR_MS, rng.lognormvariate(lvl.mu, lvl.sigma)), 1)
 
 
 def _to_bottom(s: SnapState, seat: int, src: str, cards: list[str], ev: list | None) -> None:

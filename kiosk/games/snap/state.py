@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from kiosk.games.cards import Card
-from kiosk.games.core import Event, OptionsError
+from kiosk.games.cards import Card, stock_order
+from kiosk.games.core import Event, OptionsError, copy_rng
 from kiosk.games.snap.bots import LEVEL_INFO, BotLevel
 from kiosk.games.snap.options import SnapOptions, check_options
 
@@ -133,8 +133,7 @@ class SnapState:
         s.snaps, s.pools, s.penalties = self.snaps, self.pools, self.penalties
         s.over, s.reason, s.last = self.over, self.reason, self.last
         s.window = self.window.copy() if self.window is not None else None
-        s.rng = random.Random()
-        s.rng.setstate(self.rng.getstate())
+        s.rng = copy_rng(self.rng)
         return s
 
 
@@ -179,11 +178,7 @@ def deal(
     s.rng = random.Random(seed)
     s.cards = {c.id: c for c in cards}
     s.match = {c.id: c.match for c in cards}
-    order = [c.id for c in cards]
-    if options.shuffle:
-        s.rng.shuffle(order)
-    else:
-        order.reverse()  # the stock's top is its last card: the deck's first card goes first
+    order = stock_order(cards, s.rng, options.shuffle)
     s.order = tuple(order)
     n = options.players
     s.down = [[] for _ in range(n)]

@@ -16,12 +16,11 @@ Both act only on :func:`kiosk.games.snitchems.view.view` and add a one-line ``"w
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from kiosk.games.cards import Card
-from kiosk.games.core import GameError
-from kiosk.games.snitchems.options import LEVELS
+from kiosk.games.core import SeatBot
+from kiosk.games.snitchems.options import GAME, LEVELS
 
 
 def _cards(view: dict[str, Any]) -> dict[str, Card]:
@@ -82,21 +81,14 @@ def threat(table: list[Card], unseen: list[Card], opts: dict[str, Any]) -> int:
     return worst
 
 
-class Bot:
+class Bot(SeatBot):
     """A computer player: ``act(view)`` returns a legal action with a ``why``."""
 
-    def __init__(self, level: str, seat: int, seed: Any = 0) -> None:
-        if level not in LEVELS:
-            raise GameError(f"unknown Snitch'ems level {level!r} (known: {LEVELS})")
-        self.level = level
-        self.seat = seat
-        self.rng = random.Random(f"snitchems-bot:{level}:{seat}:{seed}")
+    GAME, TITLE, LEVELS = GAME, "Snitch'ems", LEVELS
 
     def act(self, view: dict[str, Any]) -> dict[str, Any]:
         """Choose the next play or capture from what this player can see."""
-        legal = view["legal"]
-        if not legal:
-            raise GameError("the bot was asked to move when it has no move")
+        legal = self.moves(view)
         if self.level == "beginner":
             action = dict(self.rng.choice(legal))
             action["why"] = "I picked a move at random."

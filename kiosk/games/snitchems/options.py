@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from kiosk.games.cards import Card, standard_deck
-from kiosk.games.core import OptionsError, Variant
+from kiosk.games.core import OptionsError, Variant, options_from_mapping, variant_options
 
 GAME = "snitchems"
 HAND_SIZE = 3
@@ -55,26 +55,16 @@ class SnitchemsOptions:
         return asdict(self)
 
 
-_FIELDS = {f.name for f in fields(SnitchemsOptions)}
-
-
 def options_for(variant: str = "classic", **overrides: Any) -> SnitchemsOptions:
     """Options for a named variant with overrides, checked (raises OptionsError)."""
-    if variant not in VARIANTS:
-        raise OptionsError(f"unknown Snitch'ems variant {variant!r} (known: {', '.join(VARIANTS)})")
-    unknown = sorted(set(overrides) - _FIELDS)
-    if unknown:
-        raise OptionsError(f"unknown Snitch'ems option(s): {', '.join(unknown)}")
-    options = SnitchemsOptions(**{**VARIANTS[variant].options, **overrides})
-    check_options(options)
-    return options
+    return variant_options(
+        SnitchemsOptions, "Snitch'ems", VARIANTS, variant, overrides, check_options
+    )
 
 
 def options_from_json(data: Mapping[str, Any]) -> SnitchemsOptions:
     """Options back from :meth:`SnitchemsOptions.to_json` (a game token's), checked."""
-    if not isinstance(data, Mapping):
-        raise OptionsError("options are a mapping of names to values")
-    return options_for("classic", **data)
+    return options_from_mapping(data, options_for)
 
 
 def kiosk_bound() -> dict[str, Any]:

@@ -9,8 +9,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from kiosk.games.cards import Card, standard_deck
-from kiosk.games.core import Event, IllegalAction, replay_events
+from kiosk.games.cards import Card, standard_deck, stock_order
+from kiosk.games.core import (
+    Event,
+    IllegalAction,
+    copy_places,
+    copy_table,
+    emit,
+    move_cards,
+    replay_events,
+)
 from kiosk.games.snitchems.captures import Capture, captures_for, rank_of
 from kiosk.games.snitchems.options import (
     GAME,
@@ -48,36 +56,7 @@ class State:
 
     def clone(self) -> State:
         """A copy safe to change: cards, options and past events are shared; lists are copied."""
-        rng = random.Random()
-        rng.setstate(self.rng.getstate())
-        return State(
-            cards=self.cards,
-            options=self.options,
-            seed=self.seed,
-            rng=rng,
-            places={k: list(v) for k, v in self.places.items()},
-            dealer=self.dealer,
-            turn=self.turn,
-            deals=self.deals,
-            last_capturer=self.last_capturer,
-            over=self.over,
-            events=list(self.events),
-            record=list(self.record),
-        )
-
-
-def _move(state: State, cards: list[str], src: str, dst: str) -> dict[str, Any]:
-    pile = state.places[src]
-    for card in cards:
-        pile.remove(card)
-    state.places[dst].extend(cards)
-    return {"cards": list(cards), "from": src, "to": dst, "at": "top"}
-
-
-def _emit(state: State, out: list[Event], type_: str, **data: Any) -> None:
-    event = Event(type_, data)
-    out.append(event)
-    state.events.append(event)
+        return copy_table(self)
 
 
 def _deal(state: State, out: list[Event]) -> None:
@@ -89,13 +68,13 @@ def _deal(state: State, out: list[Event]) -> None:
         if not stock:
             break
         seat = (first + i) % 2
-        moves.append(_move(state, [stock[-1]], "stock", f"hand:{seat}"))
+        moves.append(move_cards(state, [stock[-1]], "stock", f"hand:{seat}"))
     if state.deals == 0:
         for _ in range(LAYOUT_SIZE):
             if stock:
-                moves.append(_move(state, [stock[-1]], "stock", "table"))
+                moves.append(move_cards(state, [stock[-1]], "stock", "table"))
     state.deals += 1
-    _emit(
+    emit(
         state,
         out,
         "deal",
@@ -115,11 +94,7 @@ def new_game(
     deck = standard_deck() if deck is None else list(deck)
     check_deck(deck)
     rng = random.Random(f"{GAME}:{seed}")
-    order = [c.id for c in deck]
-    if opts.shuffle:
-        rng.shuffle(order)
-    else:
-        order.reverse()  # the stock's top is the end of the list: the first card comes first
+    order = stock_order(deck, rng, opts.shuffle)
     dealer = opts.dealer if opts.dealer is not None else rng.randrange(2)
     state = State(
         cards={c.id: c for c in deck},
@@ -139,10 +114,10 @@ def new_game(
         turn=1 - dealer,
     )
     out: list[Event] = []
-    move = _move(state, order, "box", "stock")
-    _emit(state, out, "shuffle", shuffled=opts.shuffle, moves=[move])
+    move = move_cards(state, order, "box", "stock")
+    emit(state, out, "shuffle", shuffled=opts.shuffle, moves=[move])
     _deal(state, out)
-    _emit(state, out, "turn", player=state.turn)
+    emit(state, out, "turn", player=state.turn)
     return state, out
 
 
@@ -211,8 +186,8 @@ def apply(state: State, action: Action) -> tuple[State, list[Event]]:
                 f"{describe(example, _name(state))}. A card may be laid only when no card in "
                 "your hand can capture."
             )
-        move = _move(s, [cid], f"hand:{player}", "table")
-        _emit(s, out, "play", player=player, card=cid, moves=[move])
+        move = move_cards(s, [cid], f"hand:{player}", "table")
+        emit(s, out, "play", player=player, card=cid, moves=[move])
     elif kind == "capture":
         take = action.get("take")
         if not isinstance(take, list) or not all(isinstance(t, str) for t in take):
@@ -232,8 +207,8 @@ def apply(state: State, action: Action) -> tuple[State, list[Event]]:
                 )
             raise IllegalAction(f"The {card.name} can capture nothing on this table.")
         cap = chosen[0]
-        move = _move(s, [cid], f"hand:{player}", "table")
-        _emit(s, out, "play", player=player, card=cid, moves=[move])
+        move = move_cards(s, [cid], f"hand:{player}", "table")
+        emit(s, out, "play", player=player, card=cid, moves=[move])
         taken = [s.cards[c] for c in cap.take]
         data: dict[str, Any] = {
             "player": player,
@@ -251,11 +226,11 @@ def apply(state: State, action: Action) -> tuple[State, list[Event]]:
             data["sum"] = card.value + sum(c.value or 0 for c in made)
             if cap.kind.startswith("pairing"):
                 data["paired"] = [c.id for c in taken if c not in made]
-        move = _move(s, [*cap.take, cid], "table", f"captured:{player}")
-        _emit(s, out, "capture", **data, moves=[move])
+        move = move_cards(s, [*cap.take, cid], "table", f"captured:{player}")
+        emit(s, out, "capture", **data, moves=[move])
         s.last_capturer = player
         if not s.places["table"]:
-            _emit(s, out, "sweep", player=player)
+            emit(s, out, "sweep", player=player)
     else:
         raise IllegalAction(f"unknown action type {kind!r}: Snitch'ems has play and capture")
     s.record.append(dict(action))
@@ -302,17 +277,17 @@ def _advance(s: State, out: list[Event], player: int) -> None:
     else:
         _finish(s, out)
         return
-    _emit(s, out, "turn", player=s.turn)
+    emit(s, out, "turn", player=s.turn)
 
 
 def _finish(s: State, out: list[Event]) -> None:
     if s.places["table"] and s.last_capturer is not None:
         who = s.last_capturer
-        move = _move(s, list(s.places["table"]), "table", f"captured:{who}")
-        _emit(s, out, "last-capture", player=who, take=move["cards"], moves=[move])
+        move = move_cards(s, list(s.places["table"]), "table", f"captured:{who}")
+        emit(s, out, "last-capture", player=who, take=move["cards"], moves=[move])
     s.over = True
     res = result(s)
-    _emit(s, out, "game-over", winners=res["winners"], scores=res["scores"])
+    emit(s, out, "game-over", winners=res["winners"], scores=res["scores"])
 
 
 # --------------------------------------------------------------------------- faces
@@ -320,7 +295,7 @@ def _finish(s: State, out: list[Event]) -> None:
 
 def places(state: State) -> dict[str, list[str]]:
     """Every card id in exactly one place, bottom first (the stock's top is its end)."""
-    return {k: list(v) for k, v in state.places.items()}
+    return copy_places(state.places)
 
 
 def result(state: State) -> dict[str, Any]:

@@ -49,6 +49,24 @@ def _open(title: str, description: str, width: int, height: int, ident: str) -> 
     ]
 
 
+def _bar(
+    one: Series,
+    label: str,
+    value: float,
+    x: float,
+    y: float,
+    width: float,
+    height: float,
+    unit: str = "",
+) -> str:
+    """One bar with its value in its tooltip ("Label, series: 12%"), the same in every chart."""
+    return (
+        f'<rect class="chart__bar chart__bar--{one.css}" x="{x:.1f}" y="{y:.1f}"'
+        f' width="{width:.1f}" height="{height:.1f}">'
+        f"<title>{escape(label)}, {escape(one.name)}: {_number(value)}{escape(unit)}</title></rect>"
+    )
+
+
 def columns(
     ident: str,
     title: str,
@@ -78,11 +96,7 @@ def columns(
         for s_index, one in enumerate(series):
             value = one.values[c]
             h = plot_h * value / top
-            parts.append(
-                f'<rect class="chart__bar chart__bar--{one.css}" x="{x0 + s_index * bar:.1f}"'
-                f' y="{TOP + plot_h - h:.1f}" width="{bar:.1f}" height="{h:.1f}">'
-                f"<title>{escape(name)}, {escape(one.name)}: {_number(value)}</title></rect>"
-            )
+            parts.append(_bar(one, name, value, x0 + s_index * bar, TOP + plot_h - h, bar, h))
         if c % every == 0:
             parts.append(
                 f'<text class="chart__label" x="{LEFT + (c + 0.5) * group:.1f}"'
@@ -117,11 +131,7 @@ def rows(
         for one in series:
             value = one.values[r]
             w = plot_w * value / scale
-            parts.append(
-                f'<rect class="chart__bar chart__bar--{one.css}" x="{x:.1f}" y="{y + 5:.1f}"'
-                f' width="{w:.1f}" height="{ROW_HEIGHT - 10}">'
-                f"<title>{escape(label)}, {escape(one.name)}: {_number(value)}{unit}</title></rect>"
-            )
+            parts.append(_bar(one, label, value, x, y + 5, w, ROW_HEIGHT - 10, unit))
             x += w
         total = sum(s.values[r] for s in series)
         parts.append(

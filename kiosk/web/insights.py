@@ -13,11 +13,13 @@ and inside an embed, and is linked from no visitor page.
 from __future__ import annotations
 
 import collections
+import functools
 import hashlib
 import hmac
 import logging
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -284,13 +286,26 @@ def _titles() -> dict[str, str]:
     return titles
 
 
+def _curators_report(
+    view: Callable[[report.Report, str], Response],
+) -> Callable[[], Response]:
+    """A dashboard view: curators only, never cached or indexed, given the period's counts and
+    the error in the period asked for ("" if none)."""
+
+    @functools.wraps(view)
+    def guarded() -> Response:
+        refused = _curators_only()
+        if refused is not None:
+            return _private(refused)
+        return _private(view(*_report()))
+
+    return guarded
+
+
 @bp.get("/insights")
-def dashboard_page() -> Response:
+@_curators_report
+def dashboard_page(found: report.Report, error: str) -> Response:
     """The curators' dashboard for a period."""
-    refused = _curators_only()
-    if refused is not None:
-        return _private(refused)
-    found, error = _report()
     shown = dashboard.figures(found, _titles())
     body = render_template(
         "insights/dashboard.html",
@@ -303,22 +318,19 @@ def dashboard_page() -> Response:
         ),
         **shown,
     )
-    return _private(Response(body, 400 if error else 200, mimetype="text/html"))
+    return Response(body, 400 if error else 200, mimetype="text/html")
 
 
 @bp.get("/insights.csv")
-def csv_export() -> Response:
+@_curators_report
+def csv_export(found: report.Report, error: str) -> Response:
     """The period's hourly counts as CSV (the same auth as the dashboard)."""
-    refused = _curators_only()
-    if refused is not None:
-        return _private(refused)
-    found, error = _report()
     if error:
-        return _private(Response(error + "\n", 400, mimetype="text/plain"))
+        return Response(error + "\n", 400, mimetype="text/plain")
     name = f"insights-{found.period.first.isoformat()}-{found.period.last.isoformat()}.csv"
     response = Response(report.csv_text(found), mimetype="text/csv")
     response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
-    return _private(response)
+    return response
 
 
 # --------------------------------------------------------------------------- setup

@@ -297,38 +297,29 @@ def games() -> str:
     )
 
 
+def _entry_page(kind: str, slug: str, **context: Any) -> str:
+    """A game's, a note's or a plain page: ``pages/<kind>.html`` given the entry and its record."""
+    entry = _entry_or_404(kind, slug)
+    return render_template(f"pages/{kind}.html", entry=entry, record=entry.record, **context)
+
+
 @bp.get("/games/<slug>")
 def game(slug: str) -> str:
     """A game's history and rules, and the sets to play it with."""
-    snapshot = content.current()
-    entry = _entry_or_404("game", slug)
-    return render_template(
-        "pages/game.html",
-        entry=entry,
-        record=entry.record,
-        sets=sets_playing(snapshot, slug),
-        set_picture=set_picture,
-    )
+    sets = sets_playing(content.current(), slug)
+    return _entry_page("game", slug, sets=sets, set_picture=set_picture)
 
 
 @bp.get("/notes/<slug>")
 def note(slug: str) -> str:
     """A contextual note, e.g. on golliwog imagery, with the sets it concerns."""
-    snapshot = content.current()
-    entry = _entry_or_404("note", slug)
-    return render_template(
-        "pages/note.html",
-        entry=entry,
-        record=entry.record,
-        sets=sets_flagged_with(snapshot, slug),
-    )
+    return _entry_page("note", slug, sets=sets_flagged_with(content.current(), slug))
 
 
 @bp.get("/pages/<slug>")
 def page(slug: str) -> str:
     """A plain page: about, sources."""
-    entry = _entry_or_404("page", slug)
-    return render_template("pages/page.html", entry=entry, record=entry.record)
+    return _entry_page("page", slug)
 
 
 @bp.get("/patterns")

@@ -27,7 +27,7 @@ DEFAULTS: dict[str, Any] = {
     # How often the content folder is walked for curators' edits; None: every request under
     # TESTING or debug, else at most once a second (a walk stats every file).
     "CONTENT_RESCAN_MS": None,
-    "PLAY_STATE_CACHE": 256,  # Snap games kept per process (kiosk.web.play.StateCache)
+    "PLAY_STATE_CACHE": 256,  # games kept per process (kiosk.web.play.flow.state_cache)
     # Requests (kiosk.web.security): a body over this many bytes is refused with 413 before it
     # is read; a game's form (its token at most 64,000 characters) is far smaller.
     "MAX_CONTENT_LENGTH": 256 * 1024,

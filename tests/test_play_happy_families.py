@@ -14,8 +14,9 @@ from kiosk.catalogue.schema import CardFace
 from kiosk.games import happy_families as hf
 from kiosk.games.core import Event, IllegalAction
 from kiosk.games.happy_families import words as hfw
-from kiosk.web import play_families as pf
-from kiosk.web import tokens, turn_play
+from kiosk.web import tokens
+from kiosk.web.play import flow
+from kiosk.web.play import happy_families as pf
 
 TWIZZLES = "twizzles-happy-families"
 SETUP = f"/sets/{TWIZZLES}/play/happy-families"
@@ -63,7 +64,7 @@ def act(client, response, move: str, **extra: str):
 def game_of(app, response) -> pf.Game:
     with app.test_request_context():
         record = tokens.load(fields(response)["token"], hf.GAME)
-        return pf.rebuild(record, pf.set_for_game(TWIZZLES, hf.GAME))
+        return flow.rebuild(pf.GAME, record, flow.game_or_404(hf.GAME, TWIZZLES)[1])
 
 
 def to_your_turn(app, client, response, limit: int = 200):
@@ -161,7 +162,7 @@ def test_cards_are_asked_for_by_family_and_name(face, spoken):
 
 def test_the_deck_is_the_recorded_families_named_as_asked(app):
     with app.app_context():
-        deck = pf.deck_of(pf.set_for_game(TWIZZLES, hf.GAME))
+        deck = pf.deck_of(flow.game_or_404(hf.GAME, TWIZZLES)[1])
     assert len(deck) == 12
     assert {c.family for c in deck} == {"Twizzle", "Broomstick Man", "Sally Cross"}
     assert "Broomstick Man's trowel" in {c.name for c in deck}
@@ -192,7 +193,7 @@ def test_computer_players_ask_one_at_a_time_with_next(app, client):
         if game_of(app, response).state.turn != pf.HUMAN:
             break
     page = soup(response)
-    assert page.find(id="hf-game").has_attr("data-pace")
+    assert page.find(id="happy-families-game").has_attr("data-pace")
     assert not page.find("button", attrs={"value": "next"}).has_attr("disabled")
     before = len(game_of(app, response).record.actions)
     response = act(client, response, "next")
@@ -205,7 +206,7 @@ def test_computer_players_ask_one_at_a_time_with_next(app, client):
 
 def test_next_on_your_turn_changes_nothing(app, client):
     response, _ = your_turn_game(app, client)
-    assert not soup(response).find(id="hf-game").has_attr("data-pace")
+    assert not soup(response).find(id="happy-families-game").has_attr("data-pace")
     again = act(client, response, "next")
     assert "It is your turn" in status_text(again)
     assert fields(again)["step"] == fields(response)["step"]
@@ -299,7 +300,7 @@ def test_a_stale_step_changes_nothing(app, client):
         },
     )
     assert stale.status_code == 200
-    assert turn_play.STALE in status_text(stale)
+    assert flow.STALE in status_text(stale)
     assert fields(stale)["step"] == fields(response)["step"]
 
 

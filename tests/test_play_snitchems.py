@@ -10,8 +10,9 @@ from bs4 import BeautifulSoup
 
 from kiosk import create_app
 from kiosk.games import snitchems as sn
-from kiosk.web import play_snitchems as ps
-from kiosk.web import tokens, turn_play
+from kiosk.web import tokens
+from kiosk.web.play import flow
+from kiosk.web.play import snitchems as ps
 
 SET = "snitchems-1797"
 SETUP = f"/sets/{SET}/play/snitchems"
@@ -58,7 +59,7 @@ def act(client, response, move: str):
 def game_of(app, response) -> ps.Game:
     with app.test_request_context():
         record = tokens.load(fields(response)["token"], sn.GAME)
-        return ps.rebuild(record, ps.set_for_game(SET, sn.GAME))
+        return flow.rebuild(ps.GAME, record, flow.game_or_404(sn.GAME, SET)[1])
 
 
 def best_move(state) -> str:
@@ -265,7 +266,7 @@ def test_a_card_not_in_your_hand_is_refused(app, client):
 
 def test_moving_on_the_computers_turn_is_refused_and_next_plays_it(app, client):
     response, state = find(app, client, lambda s: not sn.is_over(s) and s.turn == ps.COMPUTER)
-    assert soup(response).find(id="sn-game").has_attr("data-pace")
+    assert soup(response).find(id="snitchems-game").has_attr("data-pace")
     card = state.places["hand:0"][0]
     refused = act(client, response, f"lay:{card}")
     assert "Wait for your turn" in status_text(refused)
@@ -278,7 +279,7 @@ def test_moving_on_the_computers_turn_is_refused_and_next_plays_it(app, client):
 
 def test_next_on_your_turn_changes_nothing(app, client):
     response, _ = find(app, client, your_turn)
-    assert not soup(response).find(id="sn-game").has_attr("data-pace")
+    assert not soup(response).find(id="snitchems-game").has_attr("data-pace")
     again = act(client, response, "next")
     assert "It is your turn." in status_text(again)
     assert fields(again)["step"] == fields(response)["step"]
@@ -290,7 +291,7 @@ def test_a_stale_step_changes_nothing(app, client):
     if fields(response)["step"] == "0":
         data["step"] = "5"
     stale = client.post(ACT, data=data)
-    assert turn_play.STALE in status_text(stale)
+    assert flow.STALE in status_text(stale)
     assert fields(stale)["step"] == fields(response)["step"]
 
 

@@ -20,14 +20,12 @@ def init_app(app: Flask) -> None:
         oembed,
         offsite,
         pages,
-        play,
-        play_families,
-        play_snitchems,
         printing,
         rules,
         security,
         teach,
     )
+    from kiosk.web.play import flow as play
 
     compress.init_app(app)  # first registered, so its after_request runs last
     security.init_app(app)
@@ -41,8 +39,6 @@ def init_app(app: Flask) -> None:
     cards.init_app(app)
     play.init_app(app)
     rules.init_app(app)
-    play_families.init_app(app)
-    play_snitchems.init_app(app)
     printing.init_app(app)
     teach.init_app(app)
     attract.init_app(app)

@@ -33,6 +33,7 @@ from kiosk.games.core import GameError
 from kiosk.web import content
 from kiosk.web.cardfaces import STANDARD_IDS, quoted, standard_name
 from kiosk.web.cards import face_alt, face_src, standard_src
+from kiosk.web.play.flow import GAMES
 
 bp = Blueprint("pages", __name__)
 
@@ -80,19 +81,11 @@ def wants_fragment() -> bool:
     )
 
 
-PLAY_ENDPOINTS = {
-    "snap": "play.setup",
-    "happy-families": "play_families.setup",
-    "snitchems": "play_snitchems.setup",
-}
-
-
 def play_url(set_key: str, game: str = "snap") -> str | None:
     """Where to play ``game`` with a set (inside an embed, the embed's URL), or None."""
-    endpoint = PLAY_ENDPOINTS.get(game)
-    if endpoint is None or endpoint not in current_app.view_functions:
+    if game not in GAMES or "play.setup" not in current_app.view_functions:
         return None
-    return url_for(endpoint, slug=set_key)
+    return url_for("play.setup", slug=set_key, game=game)
 
 
 @dataclass(frozen=True)

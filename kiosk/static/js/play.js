@@ -1,18 +1,20 @@
-/* play.js: the Snap table's pace, fair timing, keys and card movement (see docs/play.md).
+/* play.js: what every game's table shares (Snap, Happy Families, Snitch'ems; docs/play.md).
  *
- * The page works without this script (every button is a form). With it:
- * - the moment a new table is painted (images decoded, then the next frame rendered) is noted
- *   with performance.now(); a call on Snap! sends reaction_ms measured from that moment to
- *   the tap (pointerdown, or the key press), and the turn number of the table that was seen
- *   (a table drawn again for the same turn keeps the first mark: the card was already seen);
- * - the computer players' pace: "Next" is posted data-pace ms after the paint;
- * - one request at a time: a tap while a request is in flight is sent when it has landed
- *   (with the turn it was aimed at, so a call on a card that has gone is "too late");
- * - Space or Enter calls Snap!, P calls Snap Pool!;
- * - cards are named for view transitions from data-vt* attributes (CSP forbids style="");
- * - the view transition of an action starts when its request is sent, so the old table is
- *   captured while the server answers, not after (htmx then morphs without one of its own).
- * htmx sends the forms and morphs #game in place. Safe to load twice (boosted navigation).
+ * A game region is the element with data-game and data-step (#<slug>-game); its form is
+ * #play-form. The pages work without this script: every button is a form, and "Next" lets
+ * the computer players move once. With it:
+ * - while the computer players are playing, "Next" is sent by itself data-pace ms after each
+ *   new table is shown, so their moves appear one at a time at a readable pace;
+ * - one request at a time: the pace waits while a request (or a game script's hold) is on,
+ *   and a tap on any button stops the pace's timer first (the visitor's move wins);
+ * - after a swap that took away the focused button, focus goes to the game's heading, so
+ *   keyboard users are not lost; when the game has just ended, to the result's heading;
+ * - each table shown is noted in window.kioskPlay.log with the status words, and a game
+ *   script's notes with it (for tests and benchmarks; the log starts afresh with each game).
+ * A region with data-shown-by="script" is shown when its own script says so (snap.js: once
+ * the new card has been painted), through kioskPlay.shown(region).
+ * htmx sends the forms and morphs the game in place. Safe to load twice (boosted navigation).
+ * No inline handlers, no eval: the CSP forbids both.
  */
 (function () {
   "use strict";
@@ -22,438 +24,110 @@
     return;
   }
 
-  var state = {
-    paintedAt: null, // performance.now() when the table on screen was painted
-    paintedTurn: null, // the turn number of that table
-    tapAt: null, // pointerdown on a call button
-    busy: false, // a request of the play form is in flight
-    pending: null, // a tap made while busy: {act, turn, reaction}
-    timer: null, // the pace timer
-    booted: null, // the #game element last booted
-    viaTransition: false, // the current swap was handled inside htmx's view transition
-    early: null, // the view transition started with the current request (see startEarly)
-    steps: {}, // performance.now() of the current request's steps (see mark)
-    log: [] // recent {type, at, ...}: for tests and benchmarks
-  };
+  var state = { timer: null, booted: null, busy: false, held: false, log: [] };
 
-  function game() {
-    return document.getElementById("game");
-  }
-
-  function form() {
-    return document.getElementById("play-form");
-  }
-
-  function mark(step) {
-    // when this request's steps happened (request, response, transition, swap, done): the
-    // next "painted" entry carries them, for the benchmark's breakdown
-    state.steps[step] = performance.now();
+  function root() {
+    return document.querySelector("[data-game][data-step]");
   }
 
   function note(type, data) {
     var entry = Object.assign({ type: type, at: performance.now() }, data || {});
     state.log.push(entry);
-    if (state.log.length > 200) state.log.shift();
+    if (state.log.length > 5000) state.log.shift();
     document.dispatchEvent(new CustomEvent("play:" + type, { detail: entry }));
+    return entry;
   }
 
-  // ------------------------------------------------------------ view transitions
-
-  function nameCards(phase) {
-    var g = game();
-    if (!g) return;
-    var all = g.querySelectorAll("[data-vt], [data-vt-next], [data-vt-turned]");
-    all.forEach(function (el) {
-      el.style.viewTransitionName = "";
-    });
-    g.querySelectorAll("[data-vt]").forEach(function (el) {
-      el.style.viewTransitionName = el.dataset.vt;
-    });
-    var moving = phase === "old" ? "[data-vt-next]" : "[data-vt-turned]";
-    g.querySelectorAll(moving).forEach(function (el) {
-      el.style.viewTransitionName = phase === "old" ? el.dataset.vtNext : el.dataset.vtTurned;
-    });
+  function nextButton(g) {
+    var b = g.querySelector("#play-form button[value=next]");
+    return b && !b.disabled ? b : null;
   }
 
-  function decoded() {
-    var g = game();
-    var imgs = g ? Array.prototype.slice.call(g.querySelectorAll("img.play-card")) : [];
-    var all = Promise.all(
-      imgs.map(function (img) {
-        return img.decode ? img.decode().catch(function () {}) : null;
-      })
-    );
-    return Promise.race([all, new Promise(function (r) { setTimeout(r, 250); })]);
-  }
-
-  // ------------------------------------------------------------ paint and pace
-
-  function afterTask(callback) {
-    // a message task: it runs once the task (or frame) now running has finished
-    var channel = new MessageChannel();
-    channel.port1.onmessage = function () {
-      channel.port1.close();
-      callback();
-    };
-    channel.port2.postMessage(null);
-  }
-
-  function afterNextPaint(callback) {
-    // a task queued from an animation frame runs once that frame has been rendered: one
-    // frame, where waiting for a second requestAnimationFrame would cost two
-    requestAnimationFrame(function () {
-      afterTask(callback);
-    });
-  }
-
-  function afterTransitionPaint(vt, callback) {
-    // a view transition's "ready" settles in the frame that captures the new table and
-    // starts the animations: that frame shows it. Animation frame callbacks do not run in
-    // it (rendering is still suppressed when it begins), so afterNextPaint would wait for
-    // the frame after. Skipped before it animated: the next frame shows the DOM as it is.
-    vt.ready.then(
-      function () {
-        mark("ready");
-        afterTask(callback);
-      },
-      function () {
-        afterNextPaint(callback);
-      }
-    );
-  }
-
-  function painted(vt) {
-    // the new table has been painted: note the moment (a call's reaction is measured from it)
-    mark("decoded");
-    var wait = vt && vt.ready ? afterTransitionPaint.bind(null, vt) : afterNextPaint;
-    wait(function () {
-      var g = game();
-      if (!g) return;
-      if (state.paintedAt === null || state.paintedTurn !== g.dataset.turn) {
-        // a new card: reactions are measured from now. The same turn drawn again (a false
-        // start answered "Too late", a note) keeps its card's first paint, so a tap under
-        // 100 ms cannot restart the clock for the next tap on the same card
-        state.paintedAt = performance.now();
-        state.paintedTurn = g.dataset.turn;
-      }
-      var steps = state.steps;
-      state.steps = {};
-      note("painted", { turn: g.dataset.turn, over: g.dataset.over === "1", steps: steps });
-      schedule(g);
-      if (steps.ready !== undefined) {
-        // for the benchmark's breakdown: where the mark fell before it was taken from
-        // "ready" (after the next animation frame, i.e. the frame after this one)
-        afterNextPaint(function () {
-          steps.frame_after = performance.now();
-        });
-      }
-    });
-  }
-
-  function schedule(g) {
+  function shown(g) {
+    // a new table is on screen: note it, and pace the computer players from now
     clearTimeout(state.timer);
+    if (!g) return;
+    var status = g.querySelector("[role=status]");
+    note("shown", {
+      step: g.dataset.step,
+      over: g.dataset.over === "1",
+      said: status ? status.innerText : ""
+    });
     var pace = parseInt(g.dataset.pace || "", 10);
     if (!pace || g.dataset.over === "1") return;
-    var turn = g.dataset.turn;
+    var step = g.dataset.step;
     state.timer = setTimeout(function () {
-      var now = game();
-      if (state.busy || !now || now.dataset.turn !== turn) return;
-      submit("next");
+      var now = root();
+      if (state.busy || state.held || !now || now.dataset.step !== step) return;
+      var b = nextButton(now);
+      if (!b) return;
+      if (typeof b.form.requestSubmit === "function") b.form.requestSubmit(b);
+      else b.click();
     }, pace);
   }
 
-  function button(act) {
-    var f = form();
-    return f ? f.querySelector("button[name=act][value='" + act + "']") : null;
-  }
-
-  function submit(act) {
-    var f = form();
-    var b = button(act);
-    if (!f || !b || b.disabled) return false;
-    if (typeof f.requestSubmit === "function") f.requestSubmit(b);
-    else b.click();
-    return true;
-  }
-
-  // ------------------------------------------------------------ calls
-
-  function prepareCall(at) {
-    var f = form();
-    if (!f) return null;
-    var ms = state.paintedAt === null ? "" : Math.max(0, Math.round((at - state.paintedAt) * 10) / 10);
-    var turn = state.paintedTurn !== null ? state.paintedTurn : f.elements.turn.value;
-    f.elements.reaction_ms.value = String(ms);
-    f.elements.turn.value = turn;
-    return { turn: turn, reaction: ms };
-  }
-
-  function say(text) {
-    var status = document.getElementById("game-status");
-    if (!status) return;
-    var p = document.createElement("p");
-    p.className = "game__headline";
-    p.textContent = text;
-    status.replaceChildren(p);
-  }
-
-  function flush() {
-    var p = state.pending;
-    state.pending = null;
-    if (!p) return;
-    var f = form();
-    var b = button(p.act);
-    if (!f || !b || b.disabled) {
-      if (p.act === "snap" || p.act === "pool") say("Too late — that card has gone.");
+  function refocus() {
+    var g = root();
+    var result = g && g.dataset.over === "1" ? g.querySelector("#result-title") : null;
+    if (result) {
+      // the game has just ended: the result is what to read next
+      result.focus({ preventScroll: true });
+      result.scrollIntoView({ block: "nearest" });
       return;
     }
-    if (p.turn !== undefined) {
-      f.elements.turn.value = p.turn;
-      f.elements.reaction_ms.value = String(p.reaction);
-    }
-    submit(p.act);
+    var active = document.activeElement;
+    if (active && active !== document.body && document.contains(active)) return;
+    var heading = g && g.querySelector("#page-title");
+    if (heading) heading.focus({ preventScroll: true });
   }
-
-  function onClick(event) {
-    var b = event.target.closest && event.target.closest("#play-form button[name=act]");
-    if (!b) return;
-    clearTimeout(state.timer);
-    var act = b.value;
-    var entry = { act: act };
-    if (act === "snap" || act === "pool") {
-      var now = performance.now();
-      var at = state.tapAt !== null && now - state.tapAt < 1500 ? state.tapAt : now;
-      state.tapAt = null;
-      var call = prepareCall(at);
-      entry.turn = call.turn;
-      entry.reaction = call.reaction;
-      note("call", { act: act, turn: call.turn, reaction: call.reaction, tapAt: at });
-    }
-    if (state.busy) {
-      event.preventDefault();
-      event.stopPropagation();
-      if (act !== "next") state.pending = entry;
-    }
-  }
-
-  function onPointerDown(event) {
-    if (event.target.closest && event.target.closest("#snap-button, #pool-button")) {
-      state.tapAt = performance.now();
-    }
-  }
-
-  function interactive(el) {
-    return el && el.closest && el.closest("a, input, select, textarea, summary, details, [contenteditable]");
-  }
-
-  function onKey(event) {
-    if (!game() || event.altKey || event.ctrlKey || event.metaKey || event.repeat) return;
-    var key = event.key;
-    var act = key === " " || key === "Enter" ? "snap" : key === "p" || key === "P" ? "pool" : null;
-    if (!act) return;
-    var target = event.target;
-    var onButton = target && target.closest && target.closest("button");
-    if (interactive(target)) return;
-    if (onButton && !(act === "snap" && onButton.id === "snap-button") && act !== "pool") return;
-    var b = button(act);
-    if (!b || b.disabled) return;
-    event.preventDefault();
-    state.tapAt = performance.now();
-    b.click();
-  }
-
-  // ------------------------------------------------------------ htmx hooks
 
   function ours(event) {
     var ctx = event.detail && event.detail.ctx;
     var src = ctx && ctx.sourceElement;
-    return !!(src && src.id === "play-form");
+    var form = src && src.closest ? src.closest("form") : null;
+    return !!(form && form.id === "play-form");
   }
 
-  // The old table is captured in the first frame after the tap, while the request is out,
-  // instead of after the response (which cost a frame between the response and the swap).
-  // While the update waits the page shows its last frame: a server slower than EARLY_MS
-  // gets the transition skipped (the page is live again) and htmx's own at its response.
-  var EARLY_MS = 150;
-
-  function startEarly() {
-    if (typeof document.startViewTransition !== "function") return;
-    if (document.visibilityState !== "visible" || document.activeViewTransition) return;
-    var early = { vt: null, swapped: false, landed: false, skipped: false, timer: null };
-    early.captured = new Promise(function (resolve) {
-      early.capture = resolve;
-    });
-    var update = new Promise(function (resolve) {
-      early.land = function () {
-        if (early.landed) return;
-        early.landed = true;
-        clearTimeout(early.timer);
-        resolve();
-      };
-    });
-    nameCards("old");
-    mark("transition");
-    try {
-      early.vt = document.startViewTransition(function () {
-        mark("capture");
-        early.capture();
-        return update;
-      });
-    } catch (e) {
-      return;
-    }
-    [early.vt.ready, early.vt.updateCallbackDone, early.vt.finished].forEach(function (p) {
-      p.catch(function () {}); // skipped: handled where it matters (afterTransitionPaint)
-    });
-    early.timer = setTimeout(function () {
-      if (early.landed) return;
-      early.skipped = true;
-      early.vt.skipTransition();
-      early.capture();
-      early.land();
-    }, EARLY_MS);
-    state.early = early;
+  function onShown(g) {
+    if (g && g.dataset.shownBy !== "script") shown(g);
   }
 
-  function holdAnswer(ctx, early) {
-    // an answer quicker than the capture of the old table waits for it: swapped in before,
-    // the new table would be captured as the old one and nothing would move. (htmx 4 calls
-    // ctx.fetch, set just before htmx:before:request: window.fetch unless replaced.)
-    var send = ctx.fetch;
-    if (typeof send !== "function") return;
-    ctx.fetch = function (url, init) {
-      return send(url, init).then(function (response) {
-        return early.captured.then(function () {
-          return response;
-        });
-      });
-    };
+  function boot() {
+    var g = root();
+    if (!g || g === state.booted) return;
+    state.booted = g;
+    state.log.length = 0; // a new page or a new game: its log starts afresh
+    onShown(g);
   }
 
-  function onBeforeTransition(event) {
-    // htmx's own view transition: when there was no early one (or it was given up)
+  document.addEventListener(
+    "click",
+    function (event) {
+      var b = event.target.closest && event.target.closest("#play-form button");
+      if (b) clearTimeout(state.timer);
+    },
+    true
+  );
+  document.addEventListener("htmx:before:request", function (event) {
     if (!ours(event)) return;
-    var detail = event.detail;
-    var task = detail.task;
-    nameCards("old");
-    mark("transition");
-    detail.task = function () {
-      mark("swap");
-      return Promise.resolve(task()).then(function () {
-        nameCards("new");
-        state.viaTransition = true;
-        return decoded();
-      }).then(function () {
-        painted(document.activeViewTransition);
-      });
-    };
-  }
-
-  function onAfterSwap(event) {
+    state.busy = true;
+    clearTimeout(state.timer);
+  });
+  document.addEventListener("htmx:finally:request", function (event) {
+    if (ours(event)) state.busy = false;
+  });
+  document.addEventListener("htmx:after:swap", function (event) {
     if (!ours(event)) {
       boot();
       return;
     }
-    var early = state.early;
-    if (early && !early.landed) {
-      early.swapped = true;
-      mark("swap");
-      nameCards("new");
-      decoded().then(function () {
-        painted(early.vt);
-        early.land();
-      });
-    } else if (!state.viaTransition) {
-      decoded().then(function () {
-        painted(null);
-      });
-    }
-    state.viaTransition = false;
-  }
-
-  function onBeforeRequest(event) {
-    if (!ours(event)) return;
-    state.busy = true;
-    clearTimeout(state.timer);
-    state.steps = {};
-    mark("request");
-    startEarly();
-    if (state.early) holdAnswer(event.detail.ctx, state.early);
-  }
-
-  function onBeforeSwap(event) {
-    if (!ours(event)) return;
-    mark("response");
-    var early = state.early;
-    if (!early || early.landed) return;
-    // the transition is already running: htmx swaps at once, without one of its own
-    event.detail.ctx.transition = false;
-    (event.detail.tasks || []).forEach(function (task) {
-      if (task.swapSpec && typeof task.swapSpec === "object") task.swapSpec.transition = false;
-      task.transition = false;
-    });
-  }
-
-  function onFinally(event) {
-    if (!ours(event)) return;
-    mark("done");
-    var early = state.early;
-    state.early = null;
-    if (early && !early.swapped && !early.landed) {
-      // nothing was swapped (an error, no content): let the page go on as it is
-      early.vt.skipTransition();
-      early.land();
-    }
-    var release = function () {
-      // one request at a time, as with htmx's own transitions: a tap while cards still
-      // move is held until they have landed
-      state.busy = false;
-      setTimeout(flush, 0);
-    };
-    if (early && !early.skipped) early.vt.finished.then(release, release);
-    else release();
-  }
-
-  function onError(event) {
-    if (!ours(event)) return;
-    state.busy = false;
-    say("The kiosk did not answer. Tap again, or start a new game.");
-  }
-
-  // ------------------------------------------------------------ start
-
-  function preload(g) {
-    (g.dataset.faces || "").split(" ").forEach(function (src) {
-      if (src) new Image().src = src;
-    });
-  }
-
-  function boot() {
-    var g = game();
-    if (!g || g === state.booted || !g.dataset.game) return;
-    state.booted = g;
-    state.pending = null;
-    state.paintedAt = null; // a new page: its first paint starts the clock
-    state.paintedTurn = null;
-    preload(g);
-    nameCards("new");
-    decoded().then(function () {
-      painted(null);
-    });
-  }
+    state.booted = root();
+    refocus();
+    onShown(state.booted);
+  });
 
   document.documentElement.classList.add("play-js");
-  document.addEventListener("pointerdown", onPointerDown, true);
-  document.addEventListener("click", onClick, true);
-  document.addEventListener("keydown", onKey);
-  document.addEventListener("htmx:before:viewTransition", onBeforeTransition);
-  document.addEventListener("htmx:after:swap", onAfterSwap);
-  document.addEventListener("htmx:before:request", onBeforeRequest);
-  document.addEventListener("htmx:before:swap", onBeforeSwap);
-  document.addEventListener("htmx:finally:request", onFinally);
-  document.addEventListener("htmx:error", onError);
-
-  window.kioskPlay = { boot: boot, state: state, log: state.log };
+  window.kioskPlay = { boot: boot, state: state, log: state.log, note: note, shown: shown };
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", boot);
   else boot();
 })();

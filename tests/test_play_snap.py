@@ -1,8 +1,12 @@
-"""Playing Snap through the web: setup, every action, bad tokens, replay, no server state."""
+"""Playing Snap through the web: setup, every action, bad tokens, replay, the kept states.
+
+What every game shares (bad tokens, stale taps, wrong buttons, fragments) is also tested
+for every game in tests/test_play_flow.py."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from random import Random
 from typing import Any
 
@@ -14,7 +18,10 @@ from kiosk.catalogue.decks import card_name
 from kiosk.games import snap
 from kiosk.games.cards import standard_deck
 from kiosk.games.core import IllegalAction
-from kiosk.web import play, tokens
+from kiosk.web import tokens
+from kiosk.web.play import flow
+from kiosk.web.play import snap as play
+from kiosk.web.play.games import HUMAN, Game
 
 WOOLWORTHS = "misc-869-1986"
 STANDARD = "snap-standard-deck"
@@ -61,9 +68,21 @@ def act(client, slug: str, token: str, what: str, **form: Any):
     return client.post(f"/sets/{slug}/play/act", data={"token": token, "act": what, **form})
 
 
-def game_of(app, token: str, slug: str = STANDARD) -> play.Game:
+def set_record_of(slug: str):
+    return flow.game_or_404("snap", slug)[1]
+
+
+def rebuild(record, set_record) -> Game:
+    return flow.rebuild(play.GAME, record, set_record)
+
+
+def deck_of(set_record):
+    return flow.deck_and_print(play.GAME, set_record)[0]
+
+
+def game_of(app, token: str, slug: str = STANDARD) -> Game:
     with app.test_request_context():
-        return play.rebuild(tokens.load(token, "snap"), play.set_or_404(slug))
+        return rebuild(tokens.load(token, "snap"), set_record_of(slug))
 
 
 def advance_until(client, app, slug, token, wanted, limit=1500):
@@ -77,7 +96,7 @@ def advance_until(client, app, slug, token, wanted, limit=1500):
         state = game_of(app, token, slug).state
         if wanted(state):
             return token
-        if state.over or state.out[play.HUMAN]:
+        if state.over or state.out[HUMAN]:
             deals += 1
             assert deals < 5, "the wanted moment never came in five deals"
             token = token_of(
@@ -90,7 +109,7 @@ def advance_until(client, app, slug, token, wanted, limit=1500):
                 )
             )
             continue
-        legal = {a["type"] for a in snap.legal_actions(state, play.HUMAN)}
+        legal = {a["type"] for a in snap.legal_actions(state, HUMAN)}
         response = act(client, slug, token, "turn" if "turn" in legal else "next")
         assert response.status_code == 200
         token = token_of(response)
@@ -156,7 +175,7 @@ def test_card_pictures_kept_per_mount_point_stay_inside_the_embed(client):
 
     def pictures(response) -> list[str]:
         page = soup(response)
-        game = page.find(id="game")
+        game = page.find(id="snap-game")
         preloaded = (game.get("data-faces") or "").split()
         return preloaded + [img["src"] for img in game.select("img.card-img")]
 
@@ -172,11 +191,11 @@ def test_card_pictures_kept_per_mount_point_stay_inside_the_embed(client):
 
 def test_the_setup_context_is_a_fresh_dict_each_time(app):
     with app.test_request_context():
-        set_record = play.set_or_404(WOOLWORTHS)
-        first = play.setup_context(set_record)
+        set_record = set_record_of(WOOLWORTHS)
+        first = flow.setup_context(play.GAME, set_record)
         first["error"] = "changed by one page"
         first["record"] = None
-        again = play.setup_context(set_record)
+        again = flow.setup_context(play.GAME, set_record)
     assert "error" not in again and again["record"] is set_record
 
 
@@ -231,7 +250,7 @@ def test_table_has_a_region_per_player(app, client, bots):
     assert page.find("button", string="Snap Pool!")  # the Woolworths card has a pool
     assert page.find(role="status")
     assert page.find("a", href="/rules/snap/woolworths")
-    options = game_of(app, token_of(response), WOOLWORTHS).options
+    options = game_of(app, token_of(response), WOOLWORTHS).state.options
     assert options.players == bots + 1 and options.humans == (0,)
     assert options.max_turns == snap.KIOSK_MAX_TURNS and options.level == "easy"
 
@@ -251,14 +270,14 @@ def test_face_up_cards_are_named(app, client):
 
 def test_an_unrecorded_card_is_named_plainly_with_its_family(app, client):
     with app.app_context():
-        record = play.set_or_404(TWIZZLES)
+        record = set_record_of(TWIZZLES)
     plain = {f"{card_name(f)}, {f.family} family" for f in record.cards if not f.recorded}
     token, seen = token_of(start(client, TWIZZLES)), set()
     for _ in range(40):
         state = game_of(app, token, TWIZZLES).state
         if state.over or seen & plain:
             break
-        legal = {a["type"] for a in snap.legal_actions(state, play.HUMAN)}
+        legal = {a["type"] for a in snap.legal_actions(state, HUMAN)}
         response = act(client, TWIZZLES, token, "turn" if "turn" in legal else "next")
         token = token_of(response)
         seen |= {img["alt"] for img in soup(response).select("img.play-card") if img["alt"]}
@@ -461,20 +480,20 @@ def test_a_false_start_on_no_match_pays_no_penalty(app, client):
 def test_a_match_stays_on_the_table_as_long_as_at_the_slowest_level(app, client, level):
     token, _ = a_match_to_call(app, client, level)
     state = game_of(app, token).state
-    game = play.Game(tokens_record(app, token), state, [])
+    game = Game(tokens_record(app, token), state, [])
     with app.test_request_context():
-        pace = play.pace_ms(game)
+        pace = play.GAME.pace_ms(game)
     assert pace is not None and pace >= play.MATCH_OPEN_MS == play.PACE_MS["easy"]
     quiet = advance_until(
         client,
         app,
         STANDARD,
         token,
-        lambda s: not play.has_to_settle(s) and snap.to_move(s) != [play.HUMAN],
+        lambda s: not play.has_to_settle(s) and snap.to_move(s) != [HUMAN],
     )
-    game = play.Game(tokens_record(app, quiet), game_of(app, quiet).state, [])
+    game = Game(tokens_record(app, quiet), game_of(app, quiet).state, [])
     with app.test_request_context():
-        assert play.pace_ms(game) == play.PACE_MS[level]  # other cards keep the level's pace
+        assert play.GAME.pace_ms(game) == play.PACE_MS[level]  # other cards keep the level's pace
 
 
 def test_unknown_button_is_400_with_the_table(client):
@@ -507,7 +526,7 @@ def test_a_short_game_ends_with_a_result(client):
     assert result is not None and "Game over" in result.get_text()
     assert result.find("button", string="Play again")
     assert result.find("a", href="/rules/snap/classic")
-    assert page.find(id="game")["data-over"] == "1"
+    assert page.find(id="snap-game")["data-over"] == "1"
     assert not page.find(id="snap-button")
     again = client.post(
         f"/sets/{STANDARD}/play",
@@ -595,7 +614,7 @@ def test_bad_tokens_get_a_friendly_400(app, client, spoil):
     page = soup(response)
     assert page.find("h1").get_text() == "Let's start a new game"
     assert page.find("a", href=f"/sets/{STANDARD}/play", string="Start a new game")
-    assert page.find(id="game")  # htmx swaps #game: the page keeps its shape
+    assert page.find(id="snap-game")  # htmx swaps #snap-game: the page keeps its shape
 
 
 def test_expired_token(client):
@@ -647,7 +666,7 @@ def test_htmx_request_gets_a_fragment(client):
     )
     text = response.get_data(as_text=True)
     assert response.status_code == 200 and "<html" not in text
-    assert soup(response).find(id="game") and "You turn up" in status_text(response)
+    assert soup(response).find(id="snap-game") and "You turn up" in status_text(response)
 
 
 def test_the_token_hides_the_deal(app, client):
@@ -660,7 +679,7 @@ def test_the_token_hides_the_deal(app, client):
     # another order, so the token alone cannot tell what comes next
     other = create_app({"TESTING": True, "SECRET_KEY": "a-different-secret"})
     with other.test_request_context():
-        elsewhere = play.rebuild(record, play.set_or_404(STANDARD)).state.order
+        elsewhere = rebuild(record, set_record_of(STANDARD)).state.order
     assert game_of(app, token).state.order != elsewhere
 
 
@@ -742,7 +761,7 @@ def fresh_state(app, token: str, slug: str = STANDARD) -> snap.SnapState:
     """The state a full replay of the token's record gives, with no cache involved."""
     with app.test_request_context():
         record = tokens.load(token, "snap")
-        deck = play.deck_of(play.set_or_404(slug))
+        deck = deck_of(set_record_of(slug))
         return snap.replay(
             deck,
             snap.options_from_json(record.options),
@@ -759,9 +778,9 @@ def visitor_move(app, token: str, slug: str) -> dict[str, str]:
     """What a visitor's page would send next (Snap! on a match, else Next or a turn)."""
     state = fresh_state(app, token, slug)
     w = state.window
-    if w is not None and w.snap and not w.calls and not state.out[play.HUMAN]:
+    if w is not None and w.snap and not w.calls and not state.out[HUMAN]:
         return {"act": "snap", "turn": str(w.turn), "reaction_ms": "350"}
-    legal = {a["type"] for a in snap.legal_actions(state, play.HUMAN)}
+    legal = {a["type"] for a in snap.legal_actions(state, HUMAN)}
     return {"act": "turn" if "turn" in legal else "next"}
 
 
@@ -786,21 +805,21 @@ def test_cached_games_play_exactly_as_replayed_ones(slug, variant):
         if 'data-over="1"' in warm.get_data(as_text=True):
             break
     with workers[0].test_request_context():
-        taken = play.rebuild(tokens.load(token, "snap"), play.set_or_404(slug)).state
+        taken = rebuild(tokens.load(token, "snap"), set_record_of(slug)).state
     assert taken == fresh_state(cold, token, slug)
-    caches = [w.extensions[play.CACHE_EXTENSION] for w in workers]
+    caches = [w.extensions[flow.CACHE_EXTENSION] for w in workers]
     assert sum(c.hits for c in caches) > 60  # most actions carried a kept state forward
-    assert cold.extensions[play.CACHE_EXTENSION].hits == 0
+    assert cold.extensions[flow.CACHE_EXTENSION].hits == 0
 
 
 def test_a_hit_is_the_state_a_fresh_replay_gives(app, client):
     token = token_of(start(client))
     for _ in range(30):
         token = token_of(act(client, STANDARD, token, "turn" if _ % 2 else "next"))
-    cache = app.extensions[play.CACHE_EXTENSION]
+    cache = app.extensions[flow.CACHE_EXTENSION]
     hits = cache.hits
     with app.test_request_context():
-        game = play.rebuild(tokens.load(token, "snap"), play.set_or_404(STANDARD))
+        game = rebuild(tokens.load(token, "snap"), set_record_of(STANDARD))
     assert cache.hits == hits + 1
     assert game.state == fresh_state(app, token)
     assert len(cache) == 0  # taken out: the request owns it now
@@ -808,7 +827,7 @@ def test_a_hit_is_the_state_a_fresh_replay_gives(app, client):
 
 def test_a_tampered_token_never_reaches_the_cache(app, client):
     token = token_of(act(client, STANDARD, token_of(start(client)), "next"))
-    cache = app.extensions[play.CACHE_EXTENSION]
+    cache = app.extensions[flow.CACHE_EXTENSION]
     hits, misses, kept = cache.hits, cache.misses, len(cache)
     middle = len(token) // 3  # inside the signed payload (compressed: after the first ".")
     assert token[middle] != "."
@@ -825,15 +844,15 @@ def test_a_tampered_token_never_reaches_the_cache(app, client):
     assert (cache.hits, cache.misses, len(cache)) == (hits, misses, kept)
 
 
-def test_another_branch_of_the_same_game_misses_and_replays(app, client):
+def test_another_branch_of_the_same_game_replays_as_a_cold_worker_would(app, client):
     first = token_of(start(client))
     a = token_of(act(client, STANDARD, first, "turn"))
     token_of(act(client, STANDARD, a, "next"))  # the cache now holds the game after a + next
-    cache = app.extensions[play.CACHE_EXTENSION]
-    misses = cache.misses
     back = act(client, STANDARD, first, "turn")  # an older page of the same game
-    assert back.status_code == 200
-    assert cache.misses == misses + 1
+    cold = create_app({"TESTING": True, "SECRET_KEY": "play-test-secret", "PLAY_STATE_CACHE": 0})
+    again = act(cold.test_client(), STANDARD, first, "turn")
+    assert back.status_code == again.status_code == 200
+    assert without_token(back) == without_token(again)
     assert fresh_state(app, token_of(back)) == fresh_state(app, a)
 
 
@@ -841,7 +860,7 @@ def test_eviction_bounds_the_cache():
     app = create_app({"TESTING": True, "SECRET_KEY": "s", "PLAY_STATE_CACHE": 3})
     client = app.test_client()
     tokens_started = [token_of(start(client)) for _ in range(5)]
-    cache = app.extensions[play.CACHE_EXTENSION]
+    cache = app.extensions[flow.CACHE_EXTENSION]
     assert len(cache) == 3
     hits = cache.hits
     act(client, STANDARD, tokens_started[0], "turn")  # the oldest was dropped: a miss
@@ -852,36 +871,37 @@ def test_eviction_bounds_the_cache():
 
 
 def test_a_state_that_differs_from_its_record_is_not_kept(app):
-    cache = play.StateCache(4)
     with app.test_request_context():
-        game = play.rebuild(
-            tokens.load(token_of(start(app.test_client())), "snap"), play.set_or_404(STANDARD)
+        game = rebuild(
+            tokens.load(token_of(start(app.test_client())), "snap"), set_record_of(STANDARD)
         )
-    cache.put(("k",), (), game.state)
-    assert len(cache) == 1
-    game.state.actions += 1  # as after a late call, which the record leaves out
-    cache.put(("j",), (), game.state)
-    assert len(cache) == 1
-    assert cache.take(("j",), ()) is None
+        cache = flow.state_cache()
+        cache.clear()
+        game.recorded = False  # as after a late call, which the record leaves out
+        flow.keep(play.GAME, game)
+        assert len(cache) == 0
+        game.recorded = True
+        flow.keep(play.GAME, game)
+        assert len(cache) == 1
 
 
 def test_only_a_record_that_begins_with_the_kept_actions_takes_the_state(app):
+    # a kept state after (t0, t1) is carried forward only by a record that begins with both
     with app.test_request_context():
-        state = play.rebuild(
-            tokens.load(token_of(start(app.test_client())), "snap"), play.set_or_404(STANDARD)
-        ).state
-    for action in [{"type": "turn", "player": 0}, {"type": "turn", "player": 1}]:
-        state, _ = snap.apply(state, action)
-    kept = ("t0", "t1")
-    cache = play.StateCache(4)
-    for other in [("t0", "t0"), ("t0",), ("t1", "t1", "t0")]:
-        cache.put(("k",), kept, state)
-        assert cache.take(("k",), other) is None  # another branch, or shorter: a miss
-        assert cache.take(("k",), kept) is None  # and the entry is gone
-    cache.put(("k",), kept, state)
-    assert cache.take(("j",), kept) is None  # another game's key
-    cache.put(("k",), kept, state)
-    assert cache.take(("k",), (*kept, "t0")) == (state, 2)  # a longer record: carry on
+        record = tokens.load(token_of(start(app.test_client())), "snap")
+        game = rebuild(record, set_record_of(STANDARD))
+        for action in [{"type": "turn", "player": 0}, {"type": "turn", "player": 1}]:
+            play.GAME.play(game, action)
+        for other in [(), ("t0",), ("t0", "t1"), ("t0", "t1", "t0")]:
+            flow.keep(play.GAME, game)
+            mine = replace(record, actions=other)
+            taken = rebuild(mine, set_record_of(STANDARD)).state
+            assert taken == snap.replay(
+                deck_of(set_record_of(STANDARD)),
+                snap.options_from_json(record.options),
+                tokens.seed_for(record.nonce),
+                play.decode_actions(other),
+            )
 
 
 @pytest.mark.parametrize("variant", list(snap.VARIANTS))

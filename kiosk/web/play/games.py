@@ -1,0 +1,192 @@
+"""What each game plugs into the one play flow (:mod:`kiosk.web.play.flow`).
+
+A game's module (``snap.py``, ``happy_families.py``, ``snitchems.py``) holds one
+:class:`PlayGame` subclass: its slug and engine, the setup's choices, the options a setup form
+starts, how the form's button is read into an engine action, its table model and its pace.
+Everything else (finding the set, tokens, replay, stale or foreign taps, the page or the htmx
+fragment, visitor counts) is the flow's, written once. :class:`TurnGame` adds what the two
+turn-based games (Happy Families, Snitch'ems) share: a step counter on every tap, a computer
+player who thinks aloud, a "Next" at a fixed pace.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any
+
+from flask import current_app
+
+from kiosk.catalogue.decks import deck_for
+from kiosk.catalogue.schema import SetRecord
+from kiosk.games.cards import Card
+from kiosk.games.core import Event
+from kiosk.web import tokens
+from kiosk.web.cards import card_src
+
+HUMAN = 0  # the visitor's seat, in every game
+NOT_ON_THE_LIST = "Please choose again: one of those choices was not on the list."
+
+
+class NotOnTheList(ValueError):
+    """A setup form whose choices are not among those offered (the setup again, 400)."""
+
+    def __init__(self, words: str = NOT_ON_THE_LIST) -> None:
+        super().__init__(words)
+        self.words = words
+
+
+@dataclass
+class Game:
+    """A game rebuilt from its record: the engine state, the events of the last step, and what
+    the visitor has picked (a player to ask, a card to play) but not yet played."""
+
+    record: tokens.GameRecord
+    state: Any
+    events: list[Event] = field(default_factory=list)
+    chosen: Any = None
+    why: str | None = None  # what the computer player who just moved was thinking
+    recorded: bool = True  # False once the state holds an action the record leaves out
+
+    @property
+    def level(self) -> str:
+        """The computer players' level, as the record's settings name it."""
+        return str(self.record.settings.get("level", ""))
+
+
+class PlayGame:
+    """One game's part of the play flow; a subclass says what is that game's own."""
+
+    slug: str  # the game's one name: URLs, templates ("play/_<slug>.html"), CSS, JS, DOM ids
+    title: str  # "Snap"
+    description: str  # the page's meta description; ``{set}`` is the set's title
+    engine: ModuleType
+    field: str = "move"  # the form field the table's buttons set
+    buttons: tuple[str, ...] = ()  # the kinds of button the table has
+    stepped: bool = True  # each tap carries the step it was aimed at (a stale one does nothing)
+    says_the_deal: bool = True  # the first table says the deal's events
+    own_script: bool = False  # static/js/<slug>.js runs on its table, after play.js
+    needs_level: bool = True  # the record's settings name the computer players' level
+    script_paced: bool = False  # its own script, not play.js, says when a table is shown
+
+    def plays(self, set_record: SetRecord) -> bool:
+        """Whether the set is played with this game (else its pages are 404)."""
+        return self.slug in set_record.games
+
+    def deck(self, set_record: SetRecord) -> list[Card]:
+        """The set's deck for this game (flagged cards always left out)."""
+        return deck_for(set_record, include_flagged=False)
+
+    def choices(self, set_record: SetRecord, deck: list[Card]) -> dict[str, Any]:
+        """The setup page's choices and their defaults (and anything else it says)."""
+        raise NotImplementedError
+
+    def start(self, set_record: SetRecord, form: Mapping[str, str]) -> tuple[Any, dict[str, Any]]:
+        """The options and the record's settings a setup form asks for (raises NotOnTheList)."""
+        raise NotImplementedError
+
+    def encode_action(self, action: dict[str, Any]) -> Any:
+        """An engine action as the token writes it (short, JSON-ready)."""
+        raise NotImplementedError
+
+    def decode_action(self, item: Any) -> dict[str, Any]:
+        """The engine action for a token's item (raises BadToken("malformed"))."""
+        raise NotImplementedError
+
+    def decode_actions(self, items: tuple[Any, ...]) -> list[dict[str, Any]]:
+        """Every action of a record."""
+        return [self.decode_action(item) for item in items]
+
+    def button(self, form: Mapping[str, str]) -> str:
+        """The kind of button the visitor tapped (checked against ``buttons``)."""
+        return form.get(self.field, "").partition(":")[0]
+
+    def play(self, game: Game, action: dict[str, Any]) -> None:
+        """Apply one engine action and record it (raises IllegalAction)."""
+        before = len(game.state.events)
+        state, _ = self.engine.apply(game.state, {k: v for k, v in action.items() if k != "why"})
+        game.state = state
+        game.events = state.events[before:]
+        game.record = game.record.plus(self.encode_action(action))
+
+    def act(self, game: Game, form: Mapping[str, str]) -> str | None:
+        """Do what the visitor's button asks; a note to show, if any (GameError: refused)."""
+        raise NotImplementedError
+
+    def table(
+        self, game: Game, set_record: SetRecord, setup: Mapping[str, Any], note: str | None
+    ) -> dict[str, Any]:
+        """Everything the table shows, from the visitor's view (``setup``: the setup context),
+        with ``note`` (what the flow or the button has to say) among its words."""
+        raise NotImplementedError
+
+    def pace_ms(self, game: Game) -> int | None:
+        """How long the page waits before it posts "Next" (None: it waits for the visitor)."""
+        raise NotImplementedError
+
+    def settings(self, game: Game) -> tuple[str, str, int]:
+        """The game's variant, computer level and number of computer players (for counting)."""
+        raise NotImplementedError
+
+
+class TurnGame(PlayGame):
+    """A game played in turns, one computer move per "Next": Happy Families, Snitch'ems."""
+
+    pace: int  # ms to read one computer move before the next
+    thinks_aloud: str  # the level whose computer players say why they moved
+    your_turn_words: str  # "Next" on the visitor's own turn
+
+    def wait_words(self, game: Game) -> str:
+        """What a move made on another player's turn is told."""
+        raise NotImplementedError
+
+    def visitor_move(self, game: Game, kind: str, rest: str) -> str | None:
+        """The visitor's own move (``kind`` is one of ``buttons``, ``rest`` what follows it)."""
+        raise NotImplementedError
+
+    def computer_move(self, game: Game) -> dict[str, Any] | None:
+        """The computer player's next move (with its ``why``), or None on the visitor's turn."""
+        s = game.state
+        if self.engine.is_over(s) or s.turn == HUMAN:
+            return None
+        seed = f"{tokens.seed_for(game.record.nonce)}:{len(game.record.actions)}"
+        bot = self.engine.make_bot(game.level, s.turn, seed)
+        return bot.act(self.engine.view(s, s.turn))
+
+    def act(self, game: Game, form: Mapping[str, str]) -> str | None:
+        """ "Next" lets one computer player move; any other button is the visitor's move."""
+        kind, _, rest = form.get(self.field, "").partition(":")
+        over = self.engine.is_over(game.state)
+        if kind == "unpick":
+            return None
+        if over:
+            return "The game is over."
+        if kind == "next":
+            action = self.computer_move(game)
+            if action is None:
+                return self.your_turn_words
+            self.play(game, action)
+            if game.level == self.thinks_aloud:
+                game.why = action.get("why")
+            return None
+        if game.state.turn != HUMAN:
+            return self.wait_words(game)
+        return self.visitor_move(game, kind, rest)
+
+    def pace_ms(self, game: Game) -> int | None:
+        """A fixed pace while the computer players move (tests may set PLAY_MORE_PACE_MS)."""
+        if self.engine.is_over(game.state) or game.state.turn == HUMAN:
+            return None
+        override = current_app.config.get("PLAY_MORE_PACE_MS")
+        return int(override) if override else self.pace
+
+
+def card_view(card: Card) -> dict[str, Any]:
+    """A card as the turn-based tables draw it."""
+    return {
+        "id": card.id,
+        "name": card.name,
+        "family": card.family,
+        "src": card_src(card.face) if card.face else None,
+    }

@@ -1,0 +1,480 @@
+"""Snap's part of the play flow: its choices, its short token actions, reaction timing, the
+Snap table, and the computer players' pace with fair timing (docs/play.md).
+
+The flow replays the record, applies the visitor's button and draws this table. With
+JavaScript, ``snap.js`` measures the visitor's reaction from the moment a card is painted
+and sends it with a call; without, a call counts as ``UNMEASURED_MS``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from types import SimpleNamespace
+from typing import Any
+
+from flask import current_app
+
+from kiosk.catalogue.decks import card_name
+from kiosk.catalogue.schema import SetRecord
+from kiosk.games import snap
+from kiosk.games.cards import Card
+from kiosk.games.core import GameError, Hearer
+from kiosk.web import tokens
+from kiosk.web.cardfaces import quoted
+from kiosk.web.cards import card_src, find_face
+from kiosk.web.play.games import HUMAN, Game, NotOnTheList, PlayGame
+
+DEFAULT_VARIANT = {"misc-869-1986": "woolworths"}  # a set's own rules; "classic" elsewhere
+BOT_NAMES = {
+    "easy": ("Sleepy Sam", "Sleepy Sal", "Sleepy Stan"),
+    "medium": ("Steady Sue", "Steady Stu", "Steady Stella"),
+    "hard": ("Speedy Sid", "Speedy Sadie", "Speedy Seth"),
+}
+SPEED_WORDS = {
+    "easy": "takes it slowly, and sometimes misses a match",
+    "medium": "pays attention, about as quick as a grown-up",
+    "hard": "very quick: a real race",
+}
+DEFAULT_LEVEL = "easy"
+DEFAULT_BOTS = 1
+# The computer players turn a card this long after the last card was painted (ms): longer for
+# slower levels, so almost every computer call falls inside the window it belongs to.
+PACE_MS = {"easy": 2200, "medium": 1500, "hard": 1200}
+# A match stays on the table at least this long at every level, as long as at the slowest:
+# time for a young child to see it and tap (docs/play.md, "Fair timing").
+MATCH_OPEN_MS = PACE_MS["easy"]
+OUTCOME_HOLD_MS = 800  # extra time to read an outcome before the next card
+UNMEASURED_MS = 800  # a call without a measured reaction (no JavaScript) counts as this
+BAD_REACTION_WORDS = "The kiosk could not tell how quickly you tapped. Please tap Snap! again."
+OUTCOMES = {
+    "snap",
+    "pool-formed",
+    "pool-won",
+    "tie",
+    "penalty",
+    "mistaken-call",
+    "forfeit",
+    "unclaimed",
+    "out",
+}
+CODES = {"turn": "t", "call": "c", "call-pool": "p", "close": "x"}
+TYPES = {v: k for k, v in CODES.items()}
+ACTS = ("turn", "snap", "pool", "next", "auto-on", "auto-off")
+
+
+class Refused(GameError):
+    """A request the rules refuse, with the words the visitor sees (answered with 400)."""
+
+    def __init__(self, words: str) -> None:
+        super().__init__(words)
+        self.words = words
+
+
+# ----------------------------------------------------------------- token actions
+
+
+def encode_action(action: dict[str, Any]) -> str:
+    """An engine action as a short string for the token (``"t0"``, ``"c0:12:431.5"``).
+
+    One string an action (not a list) keeps a 500-action record quick to sign and to read.
+    """
+    code = CODES[action["type"]]
+    if code in ("c", "p"):
+        return f"{code}{action['player']}:{action['turn']}:{action['reaction_ms']!r}"
+    return f"{code}{action['player']}"
+
+
+def _number(text: str) -> int | float:
+    return int(text) if text.isascii() and text.isdigit() else float(text)
+
+
+def decode_action(item: Any) -> dict[str, Any]:
+    """The engine action for a token's item (raises BadToken("malformed")).
+
+    Items are strings (see :func:`encode_action`); the lists of older tokens still read.
+    """
+    try:
+        if type(item) is str:
+            code, fields = item[:1], item[1:].split(":")
+            player, *rest = fields
+            action: dict[str, Any] = {"type": TYPES[code], "player": int(player)}
+            if code in ("c", "p"):
+                turn, ms = rest
+                action["turn"], action["reaction_ms"] = int(turn), _number(ms)
+            elif rest:
+                raise ValueError("extra fields")
+            return action
+        code, player, *rest = item
+        action = {"type": TYPES[code], "player": player}
+        if code in ("c", "p"):
+            action["turn"], action["reaction_ms"] = rest
+        elif rest:
+            raise ValueError("extra fields")
+    except (TypeError, ValueError, KeyError):
+        raise tokens.BadToken("malformed", "an action in the record is not readable") from None
+    return action
+
+
+_TURNS = tuple({"type": "turn", "player": p} for p in range(8))  # shared: the engine only reads
+_TURN_CODES = {f"t{p}": turn for p, turn in enumerate(_TURNS)}
+
+
+def decode_actions(items: tuple[Any, ...]) -> list[dict[str, Any]]:
+    """Every action of a record (a turn, by far the most common, without a new dict)."""
+    out = []
+    turns = _TURN_CODES
+    for item in items:
+        turn = turns.get(item) if type(item) is str else None
+        if turn is not None:
+            out.append(turn)
+            continue
+        if type(item) is list and len(item) == 2 and item[0] == "t" and type(item[1]) is int:
+            player = item[1]
+            if 0 <= player < len(_TURNS):
+                out.append(_TURNS[player])
+                continue
+        out.append(decode_action(item))
+    return out
+
+
+def reaction(raw: str | None) -> float:
+    """The reaction (ms) the page sent, for the engine to judge; none sent (no JavaScript)
+    counts as ``UNMEASURED_MS``. Only read here: the engine refuses a negative or
+    non-finite one (text that is no number reads as NaN) and makes a false start too late."""
+    text = (raw or "").strip()
+    if not text:
+        return UNMEASURED_MS
+    try:
+        ms = float(text)
+    except ValueError:
+        return math.nan
+    if math.isfinite(ms) and ms > snap.MAX_REACTION_MS:  # a tap after a minute away: slowest
+        return float(snap.MAX_REACTION_MS)
+    return round(ms, 1)
+
+
+# ----------------------------------------------------------------- the game
+
+
+def bound() -> int:
+    """The kiosk bound on turns (the config may lower it for tests)."""
+    return int(current_app.config.get("PLAY_MAX_TURNS") or snap.KIOSK_MAX_TURNS)
+
+
+def variants_for(record: SetRecord) -> list[str]:
+    """The Snap variants offered for this set, its own rules first."""
+    first = DEFAULT_VARIANT.get(record.key, "classic")
+    return [first, *(name for name in snap.VARIANTS if name != first)]
+
+
+def has_to_settle(state: snap.SnapState) -> bool:
+    """Whether the open call window holds something to settle (a match, or a call)."""
+    return state.window is not None and state.window.has_to_settle()
+
+
+def next_action(game: Game) -> dict[str, Any] | None:
+    """What "Next" (the page's pace) does now: a computer turn, a settle, or nothing."""
+    s = game.state
+    if s.over:
+        return None
+    can_turn = s.turn < (s.options.max_turns or float("inf"))
+    if not can_turn:
+        return {"type": "close", "player": HUMAN} if s.window is not None else None
+    mover = snap.to_move(s)[0]
+    if s.options.speed:
+        return {"type": "turn", "player": mover}
+    if mover != HUMAN or game.record.settings.get("auto"):
+        return {"type": "turn", "player": mover}
+    if has_to_settle(s):
+        return {"type": "close", "player": HUMAN}
+    return None
+
+
+def names(options: snap.SnapOptions) -> list[str]:
+    """Each seat's name: "You", then the computer players named for their level."""
+    out = []
+    for seat in range(options.players):
+        if seat == HUMAN:
+            out.append("You")
+        else:
+            level = options.seat_level(seat)
+            out.append(BOT_NAMES[level][(seat - 1) % 3])
+    return out
+
+
+def card_alt(card: dict[str, Any] | None, set_record: SetRecord) -> str:
+    """A card named by its picture or rank (and family, where Snap matches by family)."""
+    if card is None:
+        return ""
+    if set_record.deck == "standard-52":
+        return card["name"]
+    face = find_face(set_record, (card.get("face") or "").rpartition("/")[2])
+    # a printed name is historic text, quoted; a card the record does not name is said plainly
+    name = card_name(face) if face is not None and not face.recorded else quoted(card["name"])
+    if set_record.match == "family" and card.get("match"):
+        return f"{name}, {card['match']} family"
+    return name
+
+
+def hearer(game: Game, set_record: SetRecord) -> Hearer:
+    """The visitor at the table: "you", the computer seats by name, cards by the set's names."""
+    cards = game.state.cards
+    return Hearer(
+        names(game.state.options),
+        HUMAN,
+        lambda cid: card_alt(snap.card_json(cards[cid]), set_record),
+    )
+
+
+def headline(words: list[str], outcomes: list[str]) -> str | None:
+    """The sentence to show big: the last outcome (or note), else the last card turned."""
+    return (outcomes or words or [None])[-1]
+
+
+class CardLooks:
+    """How a set's cards show on the table (picture URL, name), each worked out once: one per
+    set, content version and mount point (kept with the setup context)."""
+
+    def __init__(self, set_record: SetRecord) -> None:
+        self.set_record = set_record
+        self._srcs: dict[str, str] = {}
+        self._looks: dict[str, SimpleNamespace] = {}
+
+    def src(self, face: str) -> str:
+        """The URL of a card picture (an engine card's ``face`` key)."""
+        found = self._srcs.get(face)
+        if found is None:
+            found = self._srcs[face] = card_src(face)
+        return found
+
+    def look(self, card: dict[str, Any] | None) -> SimpleNamespace | None:
+        """A card of the engine's view as the table shows it: ``id``, ``src`` and ``alt``."""
+        if card is None:
+            return None
+        found = self._looks.get(card["id"])
+        if found is None:
+            found = SimpleNamespace(
+                id=card["id"], src=self.src(card["face"]), alt=card_alt(card, self.set_record)
+            )
+            self._looks[card["id"]] = found
+        return found
+
+
+def _shown(card: SimpleNamespace | None, **more: Any) -> SimpleNamespace:
+    """A pile's top card with its name and picture at hand for the template."""
+    return SimpleNamespace(
+        **more, top=card, top_alt=card.alt if card else "", top_src=card.src if card else None
+    )
+
+
+class Snap(PlayGame):
+    """Snap against one to three computer players, with any set's deck."""
+
+    slug = snap.GAME
+    title = "Snap"
+    description = "Play Snap against the computer with the cards of {set}."
+    engine = snap
+    field = "act"
+    buttons = ACTS
+    stepped = False  # a late call is the engine's to judge ("too late"), not a stale tap
+    says_the_deal = False
+    own_script = True
+    needs_level = False
+    script_paced = True  # snap.js starts the pace when the new card has been painted
+
+    def plays(self, set_record: SetRecord) -> bool:
+        """Every set plays Snap."""
+        return True
+
+    def choices(self, set_record: SetRecord, deck: list[Card]) -> dict[str, Any]:
+        """How many computer players, how quick, which rules (the set's own first)."""
+        variants = variants_for(set_record)
+        return {
+            "variants": [snap.VARIANTS[name] for name in variants],
+            "default_variant": variants[0],
+            "levels": [(n, snap.LEVEL_INFO[n].title, SPEED_WORDS[n]) for n in snap.LEVELS],
+            "default_level": DEFAULT_LEVEL,
+            "default_bots": DEFAULT_BOTS,
+            "bot_counts": (1, 2, 3),
+            "max_turns": bound(),
+            "card_looks": CardLooks(set_record),
+        }
+
+    def start(self, set_record: SetRecord, form: Mapping[str, str]) -> tuple[Any, dict[str, Any]]:
+        """The chosen rules, level and number of computer players, bounded in turns."""
+        variant = form.get("variant", variants_for(set_record)[0])
+        level = form.get("level", DEFAULT_LEVEL)
+        try:
+            bots = int(form.get("bots", DEFAULT_BOTS))
+        except ValueError:
+            bots = -1
+        if variant not in snap.VARIANTS or level not in snap.LEVELS or not 1 <= bots <= 3:
+            raise NotOnTheList()
+        options = snap.options_for(
+            variant, players=bots + 1, humans=(HUMAN,), level=level, max_turns=bound()
+        )
+        return options, {"auto": False}
+
+    def encode_action(self, action: dict[str, Any]) -> str:
+        return encode_action(action)
+
+    def decode_action(self, item: Any) -> dict[str, Any]:
+        return decode_action(item)
+
+    def decode_actions(self, items: tuple[Any, ...]) -> list[dict[str, Any]]:
+        return decode_actions(items)
+
+    def button(self, form: Mapping[str, str]) -> str:
+        """Snap's buttons are whole words (``act=turn``)."""
+        return form.get("act", "")
+
+    def play(self, game: Game, action: dict[str, Any]) -> None:
+        """Apply one engine action; record it unless it changed nothing (a late call)."""
+        game.state, game.events = snap.apply(game.state, action)
+        if len(game.events) == 1 and game.events[0].type == "late-call":
+            game.recorded = False
+        else:
+            game.record = game.record.plus(encode_action(action))
+
+    def act(self, game: Game, form: Mapping[str, str]) -> str | None:
+        """Turn, call Snap! or Snap Pool!, let "Next" move the game on, or switch auto-turn."""
+        what = form.get("act", "")
+        s = game.state
+        if what in ("auto-on", "auto-off"):
+            game.record = game.record.with_settings(auto=what == "auto-on")
+            return None
+        if s.over:
+            return "The game is over."
+        if what == "next":
+            action = next_action(game)
+            if action is not None:  # else it is the visitor's move: the table says so
+                self.play(game, action)
+            return None
+        legal = snap.legal_actions(s, HUMAN)
+        if what == "turn":
+            if not any(a["type"] == "turn" for a in legal):
+                return "Wait for your turn." if not s.out[HUMAN] else "You are out of this game."
+            self.play(game, {"type": "turn", "player": HUMAN})
+            return None
+        # a call: Snap! or Snap Pool!
+        if s.options.forfeits:
+            return "In the forfeits game a match snaps by itself: no need to call."
+        if s.out[HUMAN]:
+            return "You are out of this game."
+        try:
+            turn = int(form.get("turn", ""))
+        except ValueError:
+            turn = -1
+        call = {
+            "type": "call-pool" if what == "pool" else "call",
+            "player": HUMAN,
+            "turn": turn,
+            "reaction_ms": reaction(form.get("reaction_ms")),
+        }
+        try:
+            self.play(game, call)
+        except snap.BadReaction:  # a bad request (a page never sends one): 400, in words
+            raise Refused(BAD_REACTION_WORDS) from None
+        return None
+
+    def pace_ms(self, game: Game) -> int | None:
+        """The level's pace; a match stays open as long as at the slowest; outcomes hold."""
+        if game.state.over or next_action(game) is None:
+            return None
+        override = current_app.config.get("PLAY_PACE_MS")
+        pace = int(override) if override else PACE_MS[game.state.options.level]
+        w = game.state.window
+        if not override and w is not None and (w.snap or w.pool):
+            pace = max(pace, MATCH_OPEN_MS)  # whoever plays, a slow visitor can see it and tap
+        if any(e.type in OUTCOMES for e in game.events):
+            pace += OUTCOME_HOLD_MS if not override else 0
+        return pace
+
+    def settings(self, game: Game) -> tuple[str, str, int]:
+        o = game.state.options
+        return o.variant, o.level, o.players - 1
+
+    def table(
+        self, game: Game, set_record: SetRecord, setup: Mapping[str, Any], note: str | None
+    ) -> dict[str, Any]:
+        """Seats, centre and pool, the words (a note last), and the buttons the visitor may tap."""
+        s = game.state
+        o = s.options
+        v = snap.view(s, HUMAN)
+        looks: CardLooks = setup["card_looks"]
+        look = looks.look
+        who = names(o)
+        heard = hearer(game, set_record)
+        turns = [e.data["player"] for e in game.events if e.type == "turn"]
+        current = None if o.speed else v["current"]
+        seats = []  # objects, not dicts: Jinja tries an attribute first, and on a dict that fails
+        for info in v["players"]:
+            p = info["seat"]
+            top = look(info["top"])
+            seats.append(
+                SimpleNamespace(
+                    **{**info, **vars(_shown(top)), "current": current == p},
+                    name=who[p],
+                    top_vt=f"card-{top.id}" if top else None,
+                    turned=p in turns,
+                )
+            )
+        centre = v["centre"]
+        if centre:
+            below = look(centre["below"])
+            centre = _shown(
+                look(centre["top"]),
+                count=centre["count"],
+                below=below,
+                below_alt=below.alt if below else "",
+                below_src=below.src if below else None,
+            )
+        pool = _shown(look(v["pool"]["top"]), count=v["pool"]["count"])
+        shown = {c.id for c in (pool.top, *(seat.top for seat in seats)) if c}
+        if centre:
+            shown |= {c.id for c in (centre.top, centre.below) if c}
+        ghosts: dict[int, list[str]] = {}  # cards just won, drawn over the winner's pack
+        for e in game.events:
+            won = e.data.get("tops", []) if e.type == "snap" else []
+            if e.type == "pool-won":
+                won = [e.data["pool_top"]]
+            ghosts.setdefault(e.data.get("player", -1), []).extend(c for c in won if c not in shown)
+        faces = []
+        if s.turn == 0:  # the first table preloads every face, so no turned card waits to load
+            faces = sorted({looks.src(c.face) for c in s.cards.values() if c.face})
+        words = snap.sentences(game.events, heard)
+        outcomes = snap.sentences([e for e in game.events if e.type != "turn"], heard)
+        if note:
+            words.append(note)
+            outcomes.append(note)
+        legal = v["actions"]
+        turns_left = None if o.max_turns is None else max(0, o.max_turns - s.turn)
+        return {
+            "view": SimpleNamespace(kitty=v["kitty"]),
+            "seats": seats,
+            "centre": centre,
+            "pool": pool,
+            "words": words,
+            "headline": headline(words, outcomes),
+            "ghosts": ghosts,
+            "faces": faces,
+            "turned_centre": f"flip-{turns[-1]}" if turns and o.layout == "central" else None,
+            "turn": v["window"]["turn"] if v["window"] else s.turn,
+            "can_turn": "turn" in legal,
+            "can_call": "call" in legal,
+            "show_pool": o.pool or o.penalty in ("face-up-to-pool", "face-down-to-pool"),
+            "can_pool": "call-pool" in legal,
+            "forfeits": o.forfeits,
+            "central": o.layout == "central",
+            "speed": o.speed,
+            "auto": bool(game.record.settings.get("auto")),
+            "result": snap.result_words(s.winners, heard) if s.over else None,
+            "you_won": s.over and HUMAN in s.winners,
+            "variant": snap.VARIANTS[o.variant],
+            "turns_left": turns_left,
+            "rules_url": f"/rules/snap/{o.variant}",
+        }
+
+
+GAME = Snap()

@@ -1,0 +1,190 @@
+"""Snitch'ems' part of the play flow: two players, the 2×2 layout, eight deals.
+
+Picking a card is a real form: the table comes back with that card chosen, the table cards it
+can take marked and its legal captures as big buttons; "Lay" only when it can capture nothing
+(capturing is compulsory). "Next" lets the computer play once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from kiosk.catalogue.schema import SetRecord
+from kiosk.games import snitchems as sn
+from kiosk.games.cards import Card
+from kiosk.games.core import Event, Hearer, IllegalAction
+from kiosk.games.snitchems import words as snw
+from kiosk.web import tokens
+from kiosk.web.play.games import HUMAN, Game, NotOnTheList, TurnGame, card_view
+
+COMPUTER = 1
+BOT_NAMES = {"beginner": "Learner Lou", "careful": "Careful Cora"}
+LEVEL_WORDS = {
+    "beginner": ("Just learning", "plays any card it may, and captures only when it must"),
+    "careful": ("Thinks ahead", "takes the most it can and leaves you little"),
+}
+DEFAULT_LEVEL = "beginner"
+RULES_STEPS = "/rules/snitchems/dealing"
+
+
+def hearer(s: sn.State, level: str) -> Hearer:
+    """The visitor, as the game's words speak to them."""
+    deals = sn.public_state(s)["deals"]
+    return snw.hearer(s.cards, ["You", BOT_NAMES[level]], HUMAN, deals=deals)
+
+
+def sentences(events: list[Event], s: sn.State, level: str) -> list[str]:
+    """One step's events in words, as the visitor hears them (the game's words)."""
+    return sn.sentences(events, hearer(s, level))
+
+
+def result_words(s: sn.State, level: str) -> str:
+    """Who won, in a sentence, said to the visitor."""
+    return snw.result_words(sn.result(s)["scores"], hearer(s, level))
+
+
+def captures(s: sn.State, chosen: str, level: str) -> tuple[list[dict[str, Any]], set[str]]:
+    """The chosen card's legal captures as buttons, and the table cards it could take."""
+    found = []
+    takeable: set[str] = set()
+    name = hearer(s, level).card_name
+    table_cards = [s.cards[c] for c in s.places["table"]]
+    for cap in sn.captures_for(s.cards[chosen], table_cards, s.options):
+        takeable |= set(cap.take)
+        found.append(
+            {
+                "value": f"take:{chosen}:{cap.kind}:{','.join(cap.take)}",
+                "words": "Capture: " + sn.describe(cap, name),
+                "count": len(cap.take) + 1,
+            }
+        )
+    return found, takeable
+
+
+class Snitchems(TurnGame):
+    """Snitch'ems, the fishing game of 1797, against one computer player."""
+
+    slug = sn.GAME
+    title = "Snitch'ems"
+    description = "Play Snitch'ems, a fishing game of 1797, against the computer."
+    engine = sn
+    buttons = ("next", "pick", "unpick", "lay", "take")
+    pace = 1800  # time to read the computer's move before it plays again
+    thinks_aloud = "careful"
+    your_turn_words = "It is your turn."
+
+    def choices(self, set_record: SetRecord, deck: list[Card]) -> dict[str, Any]:
+        """How the computer plays; the rules are the one classic game."""
+        return {
+            "variant": sn.VARIANTS["classic"],
+            "levels": [(name, *LEVEL_WORDS[name]) for name in sn.LEVELS],
+            "default_level": DEFAULT_LEVEL,
+        }
+
+    def start(self, set_record: SetRecord, form: Mapping[str, str]) -> tuple[Any, dict[str, Any]]:
+        """The classic game against the chosen computer player."""
+        level = form.get("level", DEFAULT_LEVEL)
+        if level not in sn.LEVELS:
+            raise NotOnTheList("Please choose again: that choice was not on the list.")
+        return sn.options_for("classic", level=level), {"level": level}
+
+    def encode_action(self, action: dict[str, Any]) -> list[Any]:
+        """``["p", 0, "6H"]`` lays a card; ``["c", 1, "4S", "making-8", [...]]`` captures."""
+        if action["type"] == "play":
+            return ["p", action["player"], action["card"]]
+        return ["c", action["player"], action["card"], action["kind"], list(action["take"])]
+
+    def decode_action(self, item: Any) -> dict[str, Any]:
+        try:
+            code, player, card, *rest = item
+            if code == "p" and not rest:
+                return {"type": "play", "player": player, "card": card}
+            if code == "c":
+                kind, take = rest
+                return {
+                    "type": "capture",
+                    "player": player,
+                    "card": card,
+                    "kind": kind,
+                    "take": list(take),
+                }
+            raise ValueError(code)
+        except (TypeError, ValueError):
+            raise tokens.BadToken("malformed", "an action in the record is not readable") from None
+
+    def wait_words(self, game: Game) -> str:
+        return f"Wait for your turn: {BOT_NAMES[game.level]} is playing."
+
+    def visitor_move(self, game: Game, kind: str, rest: str) -> str | None:
+        """Pick a card from the hand, then capture with it or lay it."""
+        card, _, capture = rest.partition(":")
+        if card not in game.state.places[f"hand:{HUMAN}"]:
+            return "That card is not in your hand."
+        if kind == "pick":
+            game.chosen = card
+            return None
+        if kind == "lay":
+            action: dict[str, Any] = {"type": "play", "player": HUMAN, "card": card}
+        else:
+            how, _, taken = capture.partition(":")
+            take = [t for t in taken.split(",") if t]
+            action = {"type": "capture", "player": HUMAN, "card": card, "kind": how, "take": take}
+        try:
+            self.play(game, action)
+        except IllegalAction as error:
+            game.chosen = card
+            return str(error)
+        return None
+
+    def settings(self, game: Game) -> tuple[str, str, int]:
+        return "classic", game.level, 1
+
+    def table(
+        self, game: Game, set_record: SetRecord, setup: Mapping[str, Any], note: str | None
+    ) -> dict[str, Any]:
+        """Both hands, the table, the chosen card's captures, the score and the words."""
+        s = game.state
+        v = sn.view(s, HUMAN)
+        over = sn.is_over(s)
+        your_turn = not over and v["current"] == HUMAN
+        chosen = game.chosen if game.chosen in v["hand"] and your_turn else None
+        offered, takeable = captures(s, chosen, game.level) if chosen else ([], set())
+        # the engine's legal moves decide what the table offers: a card that can do nothing
+        # allowed is not offered, and "Lay" only when no capture is possible (it is compulsory)
+        legal = sn.legal_actions(s, HUMAN) if your_turn else []
+        playable = {a["card"] for a in legal}
+        words = sentences(game.events, s, game.level)
+        thought = f"{BOT_NAMES[game.level]} thought: \u201c{game.why}\u201d" if game.why else None
+        if note:
+            words.insert(0, note)
+        scores = v["scores"]
+        return {
+            "computer": BOT_NAMES[game.level],
+            "hand": [
+                {**card_view(s.cards[c]), "chosen": c == chosen, "playable": c in playable}
+                for c in v["hand"]
+            ],
+            "table_cards": [
+                {**card_view(s.cards[c]), "takeable": c in takeable} for c in v["table"]
+            ],
+            "chosen": card_view(s.cards[chosen]) if chosen else None,
+            "captures": offered,
+            "must_capture": any(a["type"] == "capture" for a in legal),
+            "can_lay": {"type": "play", "player": HUMAN, "card": chosen} in legal,
+            "words": words,
+            "thought": thought,
+            "your_turn": your_turn,
+            "result": result_words(s, game.level) if over else None,
+            "you_won": over and scores[HUMAN] > scores[COMPUTER],
+            "scores": scores,
+            "their_cards": v["hand_counts"][COMPUTER],
+            "deal": v["deal"],
+            "deals": v["deals"],
+            "stock": v["stock"],
+            "variant": sn.VARIANTS["classic"],
+            "rules_url": RULES_STEPS,
+        }
+
+
+GAME = Snitchems()

@@ -24,7 +24,9 @@ import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from types import ModuleType
-from typing import Any, ClassVar, Protocol, TypeVar, runtime_checkable
+from typing import Any, ClassVar, Protocol, Self, TypeVar, runtime_checkable
+
+from kiosk.games.cards import Card
 
 
 class GameError(Exception):
@@ -112,34 +114,6 @@ def apply_moves(places: dict[str, list[str]], events: Iterable[Event]) -> None:
                 target.extend(cards)
 
 
-class Table(Protocol):
-    """A state kept as named places and its own event log (Happy Families', Snitch'ems')."""
-
-    places: dict[str, list[str]]
-    events: list[Event]
-    rng: random.Random
-    record: list[dict[str, Any]]
-
-
-TableState = TypeVar("TableState", bound=Table)
-
-
-def move_cards(state: Table, cards: list[str], source: str, dest: str) -> dict[str, Any]:
-    """Move cards onto the top of another place, and the move as events carry it."""
-    pile = state.places[source]
-    for card in cards:
-        pile.remove(card)
-    state.places[dest].extend(cards)
-    return {"cards": list(cards), "from": source, "to": dest, "at": "top"}
-
-
-def emit(state: Table, out: list[Event], type_: str, **data: Any) -> None:
-    """One event, both in what this step returns and in the state's own log."""
-    event = Event(type_, data)
-    out.append(event)
-    state.events.append(event)
-
-
 def copy_places(places: Mapping[str, list[str]]) -> dict[str, list[str]]:
     """Every place with a list of its own, so moving cards in one copy leaves the other alone."""
     return {name: list(pile) for name, pile in places.items()}
@@ -152,15 +126,46 @@ def copy_rng(rng: random.Random) -> random.Random:
     return other
 
 
-def copy_table(state: TableState) -> TableState:
-    """A copy safe to change: cards, options and past events are shared; lists are copied."""
-    return replace(
-        state,
-        rng=copy_rng(state.rng),
-        places=copy_places(state.places),
-        events=list(state.events),
-        record=list(state.record),
-    )
+@dataclass(kw_only=True)
+class CardTable:
+    """One moment of a game kept as named places with its own event log (Happy Families' and
+    Snitch'ems' states add their own counters): where every card is, whose turn, the record."""
+
+    cards: dict[str, Card]
+    options: Any  # the game's own options dataclass
+    seed: Any
+    rng: random.Random = field(compare=False, repr=False)
+    places: dict[str, list[str]]
+    dealer: int
+    turn: int
+    events: list[Event] = field(default_factory=list)
+    record: list[dict[str, Any]] = field(default_factory=list)
+
+    def clone(self) -> Self:
+        """A copy safe to change: cards, options and past events are shared; lists are copied."""
+        return replace(
+            self,
+            rng=copy_rng(self.rng),
+            places=copy_places(self.places),
+            events=list(self.events),
+            record=list(self.record),
+        )
+
+
+def move_cards(state: CardTable, cards: list[str], source: str, dest: str) -> dict[str, Any]:
+    """Move cards onto the top of another place, and the move as events carry it."""
+    pile = state.places[source]
+    for card in cards:
+        pile.remove(card)
+    state.places[dest].extend(cards)
+    return {"cards": list(cards), "from": source, "to": dest, "at": "top"}
+
+
+def emit(state: CardTable, out: list[Event], type_: str, **data: Any) -> None:
+    """One event, both in what this step returns and in the state's own log."""
+    event = Event(type_, data)
+    out.append(event)
+    state.events.append(event)
 
 
 def replay_events(

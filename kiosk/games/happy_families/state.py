@@ -2,43 +2,29 @@
 
 from __future__ import annotations
 
-import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from kiosk.games.cards import Card
-from kiosk.games.core import Event, copy_places, copy_table
+from kiosk.games.core import CardTable, copy_places
 from kiosk.games.happy_families.deck import FAMILY_SIZE
 from kiosk.games.happy_families.options import FamiliesOptions
 
 
-@dataclass
-class State:
+@dataclass(kw_only=True)
+class State(CardTable):
     """Where every card is, whose turn, and the record that led here."""
 
-    cards: dict[str, Card]
     families: list[str]
     options: FamiliesOptions
-    seed: Any
-    rng: random.Random = field(compare=False, repr=False)
-    places: dict[str, list[str]]
-    dealer: int
-    turn: int
     phase: str  # "ask", "variation" or "over"
     asks: int = 0
     claims: int = 0
     end: str | None = None  # why the game ended
-    events: list[Event] = field(default_factory=list)
-    record: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def players(self) -> int:
         """How many seats round the table."""
         return self.options.players
-
-    def clone(self) -> State:
-        """A copy safe to change: cards, options and past events are shared; lists are copied."""
-        return copy_table(self)
 
 
 def hand_of(state: State, seat: int) -> list[str]:

@@ -6,15 +6,15 @@ from __future__ import annotations
 import random
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from kiosk.games.cards import Card, standard_deck, stock_order
 from kiosk.games.core import (
+    CardTable,
     Event,
     IllegalAction,
     copy_places,
-    copy_table,
     emit,
     move_cards,
     replay_events,
@@ -37,26 +37,14 @@ Action = dict[str, Any]
 # --------------------------------------------------------------------------- state
 
 
-@dataclass
-class State:
+@dataclass(kw_only=True)
+class State(CardTable):
     """One moment of a game: where every card is, whose turn, the record so far."""
 
-    cards: dict[str, Card]
     options: SnitchemsOptions
-    seed: Any
-    rng: random.Random = field(compare=False, repr=False)
-    places: dict[str, list[str]]
-    dealer: int
-    turn: int
     deals: int = 0
     last_capturer: int | None = None
     over: bool = False
-    events: list[Event] = field(default_factory=list)
-    record: list[Action] = field(default_factory=list)
-
-    def clone(self) -> State:
-        """A copy safe to change: cards, options and past events are shared; lists are copied."""
-        return copy_table(self)
 
 
 def _deal(state: State, out: list[Event]) -> None:

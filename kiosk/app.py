@@ -15,9 +15,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     Outside debug and testing the development secret is refused: anyone could forge tokens.
     """
-    from kiosk.web.urls import KioskFlask  # here, so the engines import without the web layer
-
-    app = KioskFlask(
+    app = Flask(
         "kiosk",  # the package: its name for the logger, its folder for static files
         template_folder=str(ROOT / "templates"),
         static_folder="static",

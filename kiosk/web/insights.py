@@ -54,16 +54,14 @@ CURATOR = "curator"
 REALM = 'Basic realm="Visitor insights", charset="UTF-8"'
 MAX_EVENT_BYTES = 1024
 
-# Public URL rules (stable contracts, unlike endpoint names) -> page kind, and the view
-# arguments naming what the page is about.
+# Public URL rules (stable contracts, unlike endpoint names) -> page kind (a "{name}" in it is
+# filled from the view arguments), and the view arguments naming what the page is about.
 PAGE_KINDS: dict[str, tuple[str, tuple[str, ...]]] = {
     "/": ("home", ()),
     "/sets/": ("sets", ()),
     "/sets/<slug>": ("set", ("slug",)),
-    "/sets/<slug>/play": ("play-snap", ("slug",)),
-    "/sets/<slug>/play/snap": ("play-snap", ("slug",)),
-    "/sets/<slug>/play/happy-families": ("play-happy-families", ("slug",)),
-    "/sets/<slug>/play/snitchems": ("play-snitchems", ("slug",)),
+    "/sets/<slug>/play": ("play-{game}", ("slug",)),  # play-snap, play-happy-families, …
+    "/sets/<slug>/play/<game>": ("play-{game}", ("slug",)),
     "/sets/<slug>/print": ("print", ("slug",)),
     "/games/": ("games", ()),
     "/games/<slug>": ("game", ("slug",)),
@@ -163,6 +161,8 @@ def _count_page_view(response: Response) -> Response:
         return response
     kind, names = found
     args = req.view_args or {}
+    if "{" in kind:
+        kind = kind.format_map(args)
     subject = "/".join(str(args.get(name, "")) for name in names)
     where = mode_of(environ, current_app.config)
     origin = ""

@@ -15,7 +15,7 @@ from bs4 import BeautifulSoup
 from kiosk import create_app
 from kiosk.games import snap
 from kiosk.games.cards import standard_deck
-from kiosk.web import play, tokens
+from kiosk.web import tokens
 
 VARIANTS = ["classic", "woolworths"]
 SEEDS = range(8)
@@ -84,7 +84,7 @@ def live(page: BeautifulSoup, button_id: str) -> bool:
 
 def record_of(client, page: BeautifulSoup) -> tokens.GameRecord:
     with client.application.app_context():
-        return tokens.load(page.find("input", attrs={"name": "token"})["value"], play.GAME)
+        return tokens.load(page.find("input", attrs={"name": "token"})["value"], snap.GAME)
 
 
 @pytest.mark.parametrize(
@@ -102,7 +102,7 @@ def test_a_visitor_tapping_at_0_ms_through_the_web_is_always_too_late(client, sl
     for _ in range(400):
         assert response.status_code == 200
         page = soup(response)
-        game = page.find(id="game")
+        game = page.find(id="snap-game")
         if game["data-over"] == "1":
             break
         token = page.find("input", attrs={"name": "token"})["value"]
@@ -118,7 +118,7 @@ def test_a_visitor_tapping_at_0_ms_through_the_web_is_always_too_late(client, sl
                 assert record_of(client, soup(tapped)) == record_of(client, page)
         act = "turn" if live(page, "turn-button") else "next"
         response = client.post(f"/sets/{slug}/play/act", data={"token": token, "act": act})
-    assert soup(response).find(id="game")["data-over"] == "1"
+    assert soup(response).find(id="snap-game")["data-over"] == "1"
     assert taps > 10
     actions = record_of(client, soup(response)).actions
     assert not any(str(a).startswith(("c0", "p0")) for a in actions), actions

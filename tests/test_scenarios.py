@@ -281,13 +281,14 @@ ASKS = re.compile(r"\b(?:Player \d+|You) asks? (?:Player \d+|you)\b")  # "Player
 
 def _live_words(run: Run, event: dict) -> str:
     """What the live game says of this ask to the visitor (seat 0), said of Player 1 instead."""
-    from kiosk.web import play_families as pf
+    from kiosk.web.play import happy_families as pf
+    from kiosk.web.play.games import HUMAN
 
     names = [seat_name(p) for p in range(run.players)]
     options = hf.options_from_json({**run.options, "names": names})
     state, _ = hf.new_game(list(run.cards.values()), options, 0)
     said = pf.sentences([Event(event["type"], event)], state)[0]
-    you = seat_name(pf.HUMAN)
+    you = seat_name(HUMAN)
     return said.replace("You ask ", f"{you} asks ").replace(" asks you:", f" asks {you}:")
 
 

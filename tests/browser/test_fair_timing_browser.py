@@ -1,11 +1,11 @@
 """Fair timing in Chromium: a tap on Snap! 50 ms after a new card is painted is a false start.
 
-Nobody reacts to a card in under 100 ms (``snap.FALSE_START_MS``), so play.js's measured
+Nobody reacts to a card in under 100 ms (``snap.FALSE_START_MS``), so snap.js's measured
 reaction (tap − paint) under that answers the card before: "Too late — that card has gone",
 never a win, never a penalty, and the card's window stays open for a real call, whose
 reaction is still measured from the card's first paint. The tap is made by a script in the
 page, a pointerdown and a click on #snap-button 50 ms after the ``play:painted`` event of a
-table that shows a match, so it goes through play.js as a finger's would (held while the
+table that shows a match, so it goes through snap.js as a finger's would (held while the
 card moves, then sent with the turn and reaction it was made with).
 """
 
@@ -36,7 +36,7 @@ document.addEventListener("play:painted", (event) => {
   const turn = event.detail.turn;
   if (turn === fair.lastTurn || fair.taps.length >= fair.enough) return;
   fair.lastTurn = turn;  // the first paint of a new card
-  const ranks = [...document.querySelectorAll("#game img.play-card")]
+  const ranks = [...document.querySelectorAll("#snap-game img.play-card")]
     .map((img) => img.alt).filter(Boolean).map((alt) => alt.split(" of ")[0]);
   const button = document.getElementById("snap-button");
   if (new Set(ranks).size === ranks.length || !button || button.disabled) return;
@@ -51,7 +51,7 @@ document.addEventListener("play:painted", (event) => {
 """.replace("TAP_AFTER_MS", str(TAP_AFTER_MS))
 QUIET = """() => {
   const last = window.__fair.taps.at(-1);
-  const state = window.kioskPlay.state;
+  const state = window.kioskSnap.state;
   return (!last || last.words !== undefined) && !state.busy && !state.pending;
 }"""
 
@@ -113,7 +113,7 @@ def test_a_tap_50_ms_after_a_new_card_is_too_late_never_a_win(touch_page, fair_s
                     "n => window.kioskPlay.log.filter(e => e.type === 'call').length > n",
                     arg=len(calls),
                 )
-                page.wait_for_function("() => !window.kioskPlay.state.busy")
+                page.wait_for_function("() => !window.kioskSnap.state.busy")
                 expect(page.get_by_role("status")).to_contain_text(
                     re.compile(r"You called first|Too slow! Speedy Sid|together")
                 )
@@ -124,7 +124,7 @@ def test_a_tap_50_ms_after_a_new_card_is_too_late_never_a_win(touch_page, fair_s
                 assert real["reaction"] > reaction + 100
         if followed_up and len(taps) >= fair["enough"]:
             break
-        if page.locator("#game[data-over='1']").count():
+        if page.locator("#snap-game[data-over='1']").count():
             break
         move_on(page)
     assert followed_up, page.evaluate("() => window.__fair")

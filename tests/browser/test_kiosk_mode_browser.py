@@ -48,9 +48,9 @@ PAGES = {
     "attract-rule-slide": "/attract/2",
 }
 TABLES = {
-    "snap": ("/sets/snap-standard-deck/play", "#game"),
-    "happy-families": ("/sets/twizzles-happy-families/play/happy-families", "#hf-game"),
-    "snitchems": ("/sets/snitchems-1797/play/snitchems", "#sn-game"),
+    "snap": ("/sets/snap-standard-deck/play", "#snap-game"),
+    "happy-families": ("/sets/twizzles-happy-families/play/happy-families", "#happy-families-game"),
+    "snitchems": ("/sets/snitchems-1797/play/snitchems", "#snitchems-game"),
 }
 
 

@@ -35,7 +35,7 @@ REGIONS = """els => els.map(r => [
 SNAPSHOT = f"""() => {{
   const on = (id) => {{ const b = document.getElementById(id); return !!b && !b.disabled; }};
   const regions = ({REGIONS})([...document.querySelectorAll('section[aria-labelledby]')]);
-  const game = document.getElementById('game');
+  const game = document.getElementById('snap-game');
   return {{regions: Object.fromEntries(regions), over: !!game && game.dataset.over === '1',
           snap: on('snap-button'), pool: on('pool-button'), turn: on('turn-button'),
           status: (document.querySelector('[role=status]') || {{}}).innerText || '',
@@ -98,7 +98,7 @@ def react(frame: Any) -> None:
     """Wait as a person would: no call before REACTION_MS after the card was painted."""
     frame.evaluate(
         """ms => new Promise(done => setTimeout(done, Math.max(0,
-            ms - (performance.now() - (window.kioskPlay.state.paintedAt || 0)))))""",
+            ms - (performance.now() - (window.kioskSnap.state.paintedAt || 0)))))""",
         REACTION_MS,
     )
 
@@ -170,7 +170,7 @@ def play_a_game(frame: Any, key: Callable[[str], str], central: bool = False) ->
             continue
         if DEBUG:
             print(round(time.monotonic() - deadline + 420, 2), seen.replace("\n", " "), flush=True)
-    expect(frame.locator("#game[data-over='1']")).to_have_count(1)
+    expect(frame.locator("#snap-game[data-over='1']")).to_have_count(1)
     return played
 
 

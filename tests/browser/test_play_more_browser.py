@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 from .harness import LiveServer, assert_no_axe_violations, assert_targets_at_least, snap
 
 PACE_MS = 120  # the computer players' pace in these games (the kiosk's is about 2 s)
-SHOWN = "() => window.kioskMoreGames ? window.kioskMoreGames.log.length : 0"
+SHOWN = "() => window.kioskPlay ? window.kioskPlay.log.length : 0"
 HF = "/sets/twizzles-happy-families/play/happy-families"
 SN = "/sets/snitchems-1797/play/snitchems"
 
@@ -31,7 +31,7 @@ def game_server() -> Iterator[LiveServer]:
 
 
 def shown(frame: Any) -> int:
-    """How many tables families.js has shown (0 before it has booted)."""
+    """How many tables play.js has shown (0 before it has booted)."""
     return int(frame.evaluate(SHOWN))
 
 
@@ -39,7 +39,7 @@ def step(frame: Any) -> int:
     """The number of moves in the game on screen."""
     return int(
         frame.evaluate(
-            "() => { const g = document.querySelector('[data-more-game]');"
+            "() => { const g = document.querySelector('[data-game][data-step]');"
             " return g ? Number(g.dataset.step) : -1; }"
         )
     )
@@ -48,8 +48,7 @@ def step(frame: Any) -> int:
 def wait_step(frame: Any, old: int, timeout: float = 8000) -> None:
     """Wait until a table with more than ``old`` moves has been shown."""
     frame.wait_for_function(
-        "n => (window.kioskMoreGames ? window.kioskMoreGames.log : [])"
-        ".some(e => Number(e.step) > n)",
+        "n => (window.kioskPlay ? window.kioskPlay.log : []).some(e => Number(e.step) > n)",
         arg=old,
         timeout=timeout,
     )
@@ -59,13 +58,13 @@ def said_at(frame: Any, n: int) -> str:
     """The status words of the table shown after move ``n`` (read when it was shown)."""
     return str(
         frame.evaluate(
-            "n => (window.kioskMoreGames.log.find(e => Number(e.step) === n) || {}).said || ''", n
+            "n => (window.kioskPlay.log.find(e => Number(e.step) === n) || {}).said || ''", n
         )
     )
 
 
 def over(frame: Any) -> bool:
-    return frame.locator("[data-more-game][data-over='1']").count() > 0
+    return frame.locator("[data-game][data-step][data-over='1']").count() > 0
 
 
 def check_result(frame: Any, rules_href: str) -> str:
@@ -121,7 +120,7 @@ def play_families(frame: Any, check_a11y: bool = False) -> list[str]:
         words = said_at(frame, old + 1)
         assert f"“{wanted}”" in words, words
         said.append(words)
-    expect(frame.locator("[data-more-game][data-over='1']")).to_have_count(1)
+    expect(frame.locator("[data-game][data-step][data-over='1']")).to_have_count(1)
     return said
 
 
@@ -161,7 +160,7 @@ def test_happy_families_by_keyboard_with_reduced_motion(reduced_motion_page, gam
         if over(page):  # the computer players finished before the visitor's turn came
             page.get_by_role("button", name="Play again").tap()
             page.wait_for_function(
-                "() => document.querySelector('[data-over=\"0\"]') && window.kioskMoreGames.log"
+                "() => document.querySelector('[data-over=\"0\"]') && window.kioskPlay.log"
                 ".every(e => !e.over)"
             )  # the new game's table is shown, and the log is the new game's
             continue
@@ -258,7 +257,7 @@ def play_snitchems(frame: Any, check_a11y: bool = False) -> dict[str, Any]:
             assert "You lay the" in words, words
         seen["said"].append(status.inner_text())
         seen["said"].append(frame.locator(".sn-score").inner_text())
-    expect(frame.locator("[data-more-game][data-over='1']")).to_have_count(1)
+    expect(frame.locator("[data-game][data-step][data-over='1']")).to_have_count(1)
     return seen
 
 

@@ -45,9 +45,13 @@ MODES = ["plain", "kiosk", "kiosk-largest"]
 
 # game: (setup path, root of its stage, the bots radio's value or None when there is no choice)
 GAMES = {
-    "snap": ("/sets/misc-869-1986/play", "#game", "3"),
-    "happy-families": ("/sets/twizzles-happy-families/play/happy-families", "#hf-game", "3"),
-    "snitchems": ("/sets/snitchems-1797/play/snitchems", "#sn-game", None),
+    "snap": ("/sets/misc-869-1986/play", "#snap-game", "3"),
+    "happy-families": (
+        "/sets/twizzles-happy-families/play/happy-families",
+        "#happy-families-game",
+        "3",
+    ),
+    "snitchems": ("/sets/snitchems-1797/play/snitchems", "#snitchems-game", None),
 }
 
 # Quick computer players: the play moves on in a few seconds (the layout does not depend on it).
@@ -316,31 +320,31 @@ class Stage:
         page = self.page
         self.start("happy-families")
         # the computer players ask until it is the visitor's turn: "Ask …" on each player
-        pick = page.locator("#hf-game button.hf-pick:enabled").first
-        over = page.locator("#hf-game[data-over='1']")
+        pick = page.locator("#happy-families-game button.hf-pick:enabled").first
+        over = page.locator("#happy-families-game[data-over='1']")
         for _ in range(3):
             expect(pick.or_(over).first).to_be_visible(timeout=30_000)
             if not over.count():
                 break
             # a quick game: the computer players made every family before the visitor asked
             self.check("happy-families", "over")
-            page.locator("#hf-game").get_by_role("button", name="Play again").tap()
+            page.locator("#happy-families-game").get_by_role("button", name="Play again").tap()
             expect(over).to_have_count(0)
         else:
             self.fail("happy-families", "three games ended before it was the visitor's turn")
             return
         self.check("happy-families", "your-turn")
         pick.tap()  # then the choices: the cards to ask for
-        expect(page.locator("#hf-game .hf-offers")).to_be_visible()
+        expect(page.locator("#happy-families-game .hf-offers")).to_be_visible()
         self.check("happy-families", "choices")
 
     def play_snitchems(self) -> None:
         page = self.page
         self.start("snitchems")
-        card = page.locator("#sn-game .sn-hand__card:enabled").first  # the visitor's turn
+        card = page.locator("#snitchems-game .sn-hand__card:enabled").first  # the visitor's turn
         expect(card).to_be_visible(timeout=30_000)
         card.tap()
-        expect(page.locator("#sn-game .sn-choices")).to_be_visible()
+        expect(page.locator("#snitchems-game .sn-choices")).to_be_visible()
         self.check("snitchems", "choices")
 
     def play_all(self) -> None:
@@ -384,11 +388,11 @@ def test_the_embedded_game_fits_one_screen(new_context, plain_server):
     page = open_page(new_context, LAPTOP)
     stage = Stage(page, plain_server.url, LAPTOP, "embed")
     page.goto(plain_server.url + "/embed" + GAMES["snap"][0])
-    stage.check_setup("snap-embed", "#game")
-    page.locator("#game label:has(input[name=bots][value='3'])").tap()
-    page.locator("#game .start-button").tap()
-    expect(page.locator("#game.stage:not(.game--setup)")).to_be_visible()
-    expect(page.locator("#game section.seat")).to_have_count(4)
+    stage.check_setup("snap-embed", "#snap-game")
+    page.locator("#snap-game label:has(input[name=bots][value='3'])").tap()
+    page.locator("#snap-game .start-button").tap()
+    expect(page.locator("#snap-game.stage:not(.game--setup)")).to_be_visible()
+    expect(page.locator("#snap-game section.seat")).to_have_count(4)
     stage.check("snap-embed", "start")
     assert_fits(stage.problems)
 
@@ -403,9 +407,9 @@ def test_the_stage_passes_axe(new_context, plain_server, game):
     page.locator(f"{root} .start-button").tap()
     expect(page.locator(f"{root}.stage:not(.game--setup)")).to_be_visible()
     if game == "happy-families":  # the computer players ask by themselves: wait for the choices
-        pick = page.locator("#hf-game button.hf-pick:enabled").first
+        pick = page.locator("#happy-families-game button.hf-pick:enabled").first
         expect(pick).to_be_visible(timeout=30_000)
         pick.tap()
-        expect(page.locator("#hf-game .hf-offers")).to_be_visible()
+        expect(page.locator("#happy-families-game .hf-offers")).to_be_visible()
     settled(page)
     assert_no_axe_violations(page)

@@ -16,8 +16,8 @@ from kiosk.catalogue import Catalogue
 from kiosk.catalogue.decks import card_name
 from kiosk.catalogue.schema import CardFace
 from kiosk.config import ROOT
-from kiosk.web import play_families as pf
 from kiosk.web.cardfaces import face_title
+from kiosk.web.play import happy_families as pf
 
 SNAPSHOT = Catalogue(ROOT / "content").current()
 TWIZZLES = SNAPSHOT.sets["twizzles-happy-families"].record

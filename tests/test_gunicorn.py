@@ -169,7 +169,7 @@ class Table:
 
 def table_of(body: str) -> Table:
     page = BeautifulSoup(body, "html.parser")
-    game = page.find(id="game")
+    game = page.find(id="snap-game")
     token = page.find("input", attrs={"name": "token"})
     assert game is not None and token is not None, body[:500]
     return Table(token["value"], int(game["data-turn"]), game["data-over"] == "1")

@@ -128,6 +128,7 @@
 
   document.documentElement.classList.add("play-js");
   window.kioskPlay = { boot: boot, state: state, log: state.log, note: note, shown: shown };
+  document.dispatchEvent(new Event("kiosk:play-ready")); // snap.js may be waiting
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", boot);
   else boot();
 })();

@@ -17,15 +17,21 @@
  * htmx sends the forms and morphs #snap-game in place. Safe to load twice (boosted navigation).
  * window.kioskSnap.state is for tests and benchmarks; its notes go to window.kioskPlay.log.
  */
-(function () {
+(function snapScript() {
   "use strict";
 
   if (window.kioskSnap) {
     window.kioskSnap.boot();
     return;
   }
+  if (!window.kioskPlay) {
+    // htmx runs a boosted page's scripts as they arrive, so this one may come before
+    // play.js: start when play.js says it is there
+    document.addEventListener("kiosk:play-ready", snapScript, { once: true });
+    return;
+  }
 
-  var play = window.kioskPlay; // play.js, loaded first
+  var play = window.kioskPlay; // play.js
 
   var state = {
     paintedAt: null, // performance.now() when the table on screen was painted

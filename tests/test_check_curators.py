@@ -126,7 +126,8 @@ CASES: dict[str, tuple[dict[str, str], dict[str, str], str]] = {
             "games/snap.md": "---\nkind: game\nslug: snap\ntitle: Snap\nengine: snap\n"
             "summary: S.\nsources:\n  - title: A\n" + SNAP_WORDS + "---\n"
         },
-        "games/snap.md:34:3: variants: 'sped' is not a rule variant of snap (did you mean 'speed'?)",
+        "games/snap.md:34:3: variants: 'sped' is not a rule variant of snap"
+        " (did you mean 'speed'?)",
     ),
 }
 

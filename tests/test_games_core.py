@@ -40,7 +40,7 @@ def test_engine_errors_are_game_errors_and_value_errors(error) -> None:
 
 
 def test_variants_are_frozen_and_historic_by_default() -> None:
-    v = Variant("x", "X", "one line", "seed.txt")
+    v = Variant("x", "seed.txt")
     assert v.historic and v.options == {}
     with pytest.raises(AttributeError):
         v.name = "y"  # type: ignore[misc]

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from bs4 import BeautifulSoup
+from game_files import shipped_levels, shipped_variants
 
 from kiosk import create_app
 from kiosk.catalogue.decks import card_name
@@ -138,11 +139,11 @@ def test_setup_page_offers_the_choices(client, slug):
     levels = page.find_all("input", attrs={"name": "level"})
     assert [i["value"] for i in levels] == list(snap.LEVELS)
     text = page.get_text(" ")
-    for level in snap.LEVELS:
-        assert snap.LEVEL_INFO[level].title in text
+    for level in shipped_levels("snap"):
+        assert level.title in text and level.description in text
     variants = [i["value"] for i in page.find_all("input", attrs={"name": "variant"})]
     assert sorted(variants) == sorted(snap.VARIANTS)
-    for variant in snap.VARIANTS.values():
+    for variant in shipped_variants("snap").values():
         assert variant.title in text and variant.description in text
     checked = page.find("input", attrs={"name": "variant", "checked": True})["value"]
     assert checked == ("woolworths" if slug == WOOLWORTHS else "classic")

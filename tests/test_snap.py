@@ -94,7 +94,6 @@ def test_bad_options_are_refused_with_words(variant, overrides, words) -> None:
 def test_every_variant_names_its_seed_and_makes_a_game(name) -> None:
     variant = snap.VARIANTS[name]
     assert variant.name == name
-    assert "\n" not in variant.description and len(variant.description) < 100
     assert ".txt" in variant.source and '"' in variant.source  # quotes the seed's words
     options = snap.options_for(name, players=3)
     assert snap.options_from_json(options.to_json()) == options

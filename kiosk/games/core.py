@@ -43,11 +43,13 @@ class IllegalAction(GameError, ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Variant:
-    """A named rule variant: options on one engine, with where the rule comes from."""
+    """A named rule variant: options on one engine, with where the rule comes from.
+
+    What visitors read of it (a title and one line) is the curators', in the game's content
+    file (``variants:``), not the engine's.
+    """
 
     name: str  # the slug used in URLs and on the command line, e.g. "snap-pool"
-    title: str  # e.g. "Snap Pool"
-    description: str  # one line: what is different about it
     source: str  # the seed file and its words, e.g. 'woolworths instruction card, rule 4: "..."'
     options: dict[str, Any] = field(default_factory=dict)
     historic: bool = True  # False for the kiosk's own additions (labelled as such)

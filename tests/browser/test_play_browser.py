@@ -15,9 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+from game_files import shipped_variants
 from playwright.sync_api import expect
-
-from kiosk.games.snap import VARIANTS
 
 from .harness import LiveServer, assert_no_axe_violations, assert_targets_at_least, snap
 
@@ -178,7 +177,7 @@ def start_game(frame: Any, bots: int, rules: str | None) -> None:
     """Two taps (plus the rules, when not the set's own): players, then Start."""
     frame.get_by_text(f"{bots} computer player", exact=False).first.tap()
     if rules is not None:
-        variant = VARIANTS[rules]
+        variant = shipped_variants("snap")[rules]
         frame.get_by_text("Which rules?").first.tap()
         name = f"{variant.title} {variant.description}"
         frame.get_by_role("radio", name=name, exact=True).check()

@@ -16,8 +16,6 @@ _SEED = "twizzles-happy-families-rules.txt"
 VARIANTS: dict[str, Variant] = {
     "classic": Variant(
         name="classic",
-        title="Happy Families",
-        description="Ask for the cards you need; a refusal passes the turn; most tricks wins.",
         source=(
             f'{_SEED}, rule 4: "If the player asked has the card he must hand it over, and the '
             'player who asked can again ask the same player or any other player"'
@@ -26,11 +24,6 @@ VARIANTS: dict[str, Variant] = {
     ),
     "variation": Variant(
         name="variation",
-        title="Happy Families: asking for whole families",
-        description=(
-            "When every family is down, the player with most tricks asks others for whole "
-            "tricks until one player holds them all."
-        ),
         source=(
             f'{_SEED}, rule 6: "The player with the most tricks may ask any other player for a '
             'complete set he thinks that other player has."'

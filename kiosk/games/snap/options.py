@@ -8,7 +8,6 @@ from typing import Any
 from kiosk.games.cards import Card, standard_deck
 from kiosk.games.core import IllegalAction, OptionsError, Variant
 from kiosk.games.snap.bots import LEVEL_INFO, LEVELS
-from kiosk.games.snap.words import MISTAKE_WORDS
 
 GAME = "snap"
 LEVEL_OPTION = "level"  # the option that sets the computer seats' level (for simulations)
@@ -79,33 +78,19 @@ DIAGRAM = "snap-diagram-group-rules.txt"
 # rules for the game of SNAP" that nothing ties to that pack: cited by its own heading.
 BASIC = "the general text The basic rules for the game of SNAP"
 
-OWN_PILES = "Turn in turn; first to call a match takes both piles."
-WITH_POOL = "Tied calls make a pool, won by calling Snap Pool."
-
-
-def _called(name: str, title: str, what: str, source: str, options: dict) -> Variant:
-    """A variant with calls, its description ending with what its own penalty costs."""
-    penalty = SnapOptions(**options).penalty
-    return Variant(name, title, f"{what} {MISTAKE_WORDS[penalty]}", source, options)
-
-
 VARIANTS: dict[str, Variant] = {
     v.name: v
     for v in (
-        _called(
+        Variant(
             "classic",
-            "Snap",
-            OWN_PILES,
             f"{DIAGRAM}, the rules and Penalties: \"The first person to yell 'Snap!' gets to "
             'keep both of the face-up piles with the matching cards on top" and "The player '
             "could give one card to each of the others from the face-down pile in front of "
             'him."',
             {"penalty": "card-each"},
         ),
-        _called(
+        Variant(
             "snap-pool",
-            "Snap Pool",
-            WITH_POOL,
             f'{WOOLWORTHS}, instruction card rules 4 and 5: "If two players call Snap together, '
             "and it cannot be decided who was first, the disputed cards are put face upwards "
             "into the pool in the centre of the table. If a card is turned up the same as the "
@@ -113,36 +98,28 @@ VARIANTS: dict[str, Variant] = {
             '"often penalised"',
             {"pool": True, "penalty": "none"},
         ),
-        _called(
+        Variant(
             "woolworths",
-            "The Woolworths instruction card",
-            "The 1950s card: Snap Pool for tied calls.",
             f'{WOOLWORTHS}, instruction card rules 4 and 5: "the disputed cards are put face '
             'upwards into the pool" and "Anyone who calls Snap in error is often penalised by '
             'having to put all his upturned cards in the pool."',
             {"pool": True, "penalty": "face-up-to-pool"},
         ),
-        _called(
+        Variant(
             "penalty-card-each",
-            "Penalty: a card to each player",
-            WITH_POOL,
             f"{WOOLWORTHS}, {BASIC}, SNAP POOL and PENALTY 1: \"if two players shout `snap' "
             'together, the matching cards are put face up in a pool in the centre" and "the '
             'player gives one card from his face down pile to each of the other players"',
             {"pool": True, "penalty": "card-each"},
         ),
-        _called(
+        Variant(
             "penalty-face-up-to-pool",
-            "Penalty: face-up pile to the pool",
-            OWN_PILES,
             f'{DIAGRAM}, Penalties: "the player could put his face-up cards into the pool so '
             'that other players can win them."',
             {"penalty": "face-up-to-pool"},
         ),
-        _called(
+        Variant(
             "penalty-face-down-to-pool",
-            "Penalty: face-down pile to the pool",
-            WITH_POOL,
             f"{WOOLWORTHS}, {BASIC}, SNAP POOL and PENALTY 2: \"if two players shout `snap' "
             'together, the matching cards are put face up in a pool in the centre" and "the '
             "player's face down pile is put into the central pool to be won like an ordinary "
@@ -151,27 +128,21 @@ VARIANTS: dict[str, Variant] = {
         ),
         Variant(
             "forfeits",
-            "Snap with forfeits",
-            "Match the last player's card and they give up a counter; a run doubles it.",
             f"{WOOLWORTHS}, {BASIC}: \"if that card matches the first, he or she `snaps' "
             'the first player, who pays a forfeit by giving up one counter." and "Should the '
             "third player also have a similar card, he or she `snaps' the second player, who "
             'then has to pay a double forfeit"',
             {"forfeits": True, "penalty": "none"},
         ),
-        _called(
+        Variant(
             "easy",
-            "Easy Snap",
-            "One central pile; call when its top two cards match.",
             f'{WOOLWORTHS}, {BASIC}, EASY SNAP: "This version is particularly suitable for '
             "very young children. Instead of having individual face up piles, each player "
             'plays his cards into a central face up pile."',
             {"layout": "central", "penalty": "none"},
         ),
-        _called(
+        Variant(
             "speed",
-            "Speed Snap",
-            "Everybody turns a card at the same moment.",
             f'{WOOLWORTHS}, {BASIC}, SPEED SNAP and PENALTY 1: "players still turn their '
             'cards up one at a time but all players do so together." and "the player gives '
             'one card from his face down pile to each of the other players"',

@@ -17,11 +17,6 @@ _SEED = "snitchems-rules.txt"
 VARIANTS: dict[str, Variant] = {
     "classic": Variant(
         name="classic",
-        title="Snitch'ems",
-        description=(
-            "Two players capture by pairing, by making 8s or 10s, or by pairing a made 8 or 10; "
-            "most cards wins."
-        ),
         source=(
             f'{_SEED}, The Capturing: "Capture by Pairing", "Capture by Making 8s or 10s", '
             '"Capture by Pairing 8s or 10s"; "You are obliged to capture if you can do so."'

@@ -19,10 +19,12 @@ from typing import Any
 from flask import current_app
 
 from kiosk.catalogue.decks import deck_for
+from kiosk.catalogue.game_words import ShownLevel, ShownVariant, game_record, shown_levels
+from kiosk.catalogue.game_words import shown_variants as variants_in_words
 from kiosk.catalogue.schema import SetRecord
 from kiosk.games.cards import Card
 from kiosk.games.core import Event
-from kiosk.web import tokens
+from kiosk.web import content, tokens
 from kiosk.web.cards import card_src
 
 HUMAN = 0  # the visitor's seat, in every game
@@ -77,6 +79,16 @@ class PlayGame:
     def deck(self, set_record: SetRecord) -> list[Card]:
         """The set's deck for this game (flagged cards always left out)."""
         return deck_for(set_record, include_flagged=False)
+
+    def variants(self) -> dict[str, ShownVariant]:
+        """Every rule variant in the curators' words (the game file's ``variants:``)."""
+        games = (entry.record for entry in content.current().games.values())
+        return variants_in_words(game_record(games, self.engine.GAME), self.engine)
+
+    def levels(self) -> list[ShownLevel]:
+        """Every computer level in the curators' words (the game file's ``levels:``)."""
+        games = (entry.record for entry in content.current().games.values())
+        return shown_levels(game_record(games, self.engine.GAME), self.engine)
 
     def choices(self, set_record: SetRecord, deck: list[Card]) -> dict[str, Any]:
         """The setup page's choices and their defaults (and anything else it says)."""

@@ -23,10 +23,6 @@ BOT_NAMES = {
     "forgetful": ("Dreamy Dora", "Dreamy Dan", "Dreamy Dot"),
     "remembering": ("Canny Kit", "Canny Kate", "Canny Ken"),
 }
-LEVEL_WORDS = {
-    "forgetful": ("Daydreamers", "they forget most of what was asked"),
-    "remembering": ("Good memories", "they remember every ask and every answer"),
-}
 DEFAULT_LEVEL = "forgetful"
 DEFAULT_BOTS = 2
 
@@ -148,9 +144,9 @@ class HappyFamilies(TurnGame):
         families = list(dict.fromkeys(c.family for c in deck))
         return {
             "families": families,
-            "variants": list(hf.VARIANTS.values()),
+            "variants": list(self.variants().values()),
             "default_variant": next(iter(hf.VARIANTS)),
-            "levels": [(name, *LEVEL_WORDS[name]) for name in hf.LEVELS],
+            "levels": self.levels(),
             "default_level": DEFAULT_LEVEL,
             "default_bots": DEFAULT_BOTS,
             "bot_counts": (2, 3),
@@ -278,7 +274,7 @@ class HappyFamilies(TurnGame):
             "whose_turn": who[v["current"]] if v["current"] is not None else None,
             "result": result_words(s) if over else None,
             "you_won": over and HUMAN in result["winners"],
-            "variant": hf.VARIANTS[variant_of(game)],
+            "variant": self.variants()[variant_of(game)],
             "rules_url": f"/rules/happy-families/{variant_of(game)}",
         }
 

@@ -31,11 +31,6 @@ BOT_NAMES = {
     "medium": ("Steady Sue", "Steady Stu", "Steady Stella"),
     "hard": ("Speedy Sid", "Speedy Sadie", "Speedy Seth"),
 }
-SPEED_WORDS = {
-    "easy": "takes it slowly, and sometimes misses a match",
-    "medium": "pays attention, about as quick as a grown-up",
-    "hard": "very quick: a real race",
-}
 DEFAULT_LEVEL = "easy"
 DEFAULT_BOTS = 1
 # The computer players turn a card this long after the last card was painted (ms): longer for
@@ -291,9 +286,9 @@ class Snap(PlayGame):
         """How many computer players, how quick, which rules (the set's own first)."""
         variants = variants_for(set_record)
         return {
-            "variants": [snap.VARIANTS[name] for name in variants],
+            "variants": [self.variants()[name] for name in variants],
             "default_variant": variants[0],
-            "levels": [(n, snap.LEVEL_INFO[n].title, SPEED_WORDS[n]) for n in snap.LEVELS],
+            "levels": self.levels(),
             "default_level": DEFAULT_LEVEL,
             "default_bots": DEFAULT_BOTS,
             "bot_counts": (1, 2, 3),
@@ -471,7 +466,7 @@ class Snap(PlayGame):
             "auto": bool(game.record.settings.get("auto")),
             "result": snap.result_words(s.winners, heard) if s.over else None,
             "you_won": s.over and HUMAN in s.winners,
-            "variant": snap.VARIANTS[o.variant],
+            "variant": self.variants()[o.variant],
             "turns_left": turns_left,
             "rules_url": f"/rules/snap/{o.variant}",
         }

@@ -20,10 +20,6 @@ from kiosk.web.play.games import HUMAN, Game, NotOnTheList, TurnGame, card_view
 
 COMPUTER = 1
 BOT_NAMES = {"beginner": "Learner Lou", "careful": "Careful Cora"}
-LEVEL_WORDS = {
-    "beginner": ("Just learning", "plays any card it may, and captures only when it must"),
-    "careful": ("Thinks ahead", "takes the most it can and leaves you little"),
-}
 DEFAULT_LEVEL = "beginner"
 RULES_STEPS = "/rules/snitchems/dealing"
 
@@ -77,8 +73,8 @@ class Snitchems(TurnGame):
     def choices(self, set_record: SetRecord, deck: list[Card]) -> dict[str, Any]:
         """How the computer plays; the rules are the one classic game."""
         return {
-            "variant": sn.VARIANTS["classic"],
-            "levels": [(name, *LEVEL_WORDS[name]) for name in sn.LEVELS],
+            "variant": self.variants()["classic"],
+            "levels": self.levels(),
             "default_level": DEFAULT_LEVEL,
         }
 
@@ -182,7 +178,7 @@ class Snitchems(TurnGame):
             "deal": v["deal"],
             "deals": v["deals"],
             "stock": v["stock"],
-            "variant": sn.VARIANTS["classic"],
+            "variant": self.variants()["classic"],
             "rules_url": RULES_STEPS,
         }
 

@@ -12,7 +12,7 @@ import os
 from flask import Flask
 
 from kiosk import create_app
-from kiosk.web import play
+from kiosk.web.play import flow
 
 TRIVIAL = "/_bench/trivial"
 STATS = "/_bench/stats"
@@ -25,8 +25,8 @@ def _trivial() -> str:
 
 
 def _stats() -> dict[str, int]:
-    """This worker's Snap state cache counters, so the benchmark can tell hits from misses."""
-    cache = play.state_cache()
+    """This worker's play state cache counters, so the benchmark can tell hits from misses."""
+    cache = flow.state_cache()
     return {"pid": os.getpid(), "hits": cache.hits, "misses": cache.misses, "kept": len(cache)}
 
 

@@ -30,12 +30,13 @@ from benchmarks.bench_load import cpu_seconds, worker_pids  # noqa: E402
 
 HEADER = "X-Bench-No-Template"
 BODY_CHARS = 5000  # about a real table's size, so sending it costs the same
+GAME_TEMPLATES = ("play/_region.html", "play/page.html")  # the flow's table: region or page
 
 
 def _stand_in(ctx: dict[str, Any]) -> str:
     """What the next move needs of a table (as ``bench_play.Visitor`` reads it), padded."""
     parts = [
-        f'<div id="game" data-over="{1 if ctx["over"] else 0}">',
+        f'<div id="snap-game" data-over="{1 if ctx["over"] else 0}">',
         "x" * BODY_CHARS,
         f'<input type="hidden" name="token" value="{ctx["token"]}">',
         f'<input type="hidden" name="turn" value="{ctx["turn"]}">',
@@ -45,8 +46,7 @@ def _stand_in(ctx: dict[str, Any]) -> str:
     if ctx["pace"]:
         parts.append('<button id="next-button">Next</button>')
     if ctx["over"]:  # "Play again" posts these
-        again = {"variant": ctx["options"].variant, "level": ctx["level"], "bots": ctx["bots"]}
-        parts += [f'<input name="{k}" value="{v}">' for k, v in again.items()]
+        parts += [f'<input name="{k}" value="{v}">' for k, v in ctx["again"].items()]
     return "".join(parts) + "</div>"
 
 
@@ -55,17 +55,17 @@ def make_app() -> Any:
     request."""
     from flask import request
 
-    from kiosk.web import play
+    from kiosk.web.play import flow
 
     app = bench_play.make_app()
-    render = play.render_template
+    render = flow.render_template
 
     def render_or_stand_in(name: str, **ctx: Any) -> str:
-        if request.headers.get(HEADER) == "1" and name.startswith("play/_game"):
+        if request.headers.get(HEADER) == "1" and name in GAME_TEMPLATES:
             return _stand_in(ctx)
         return render(name, **ctx)
 
-    play.render_template = render_or_stand_in  # this benchmark's process only
+    flow.render_template = render_or_stand_in  # this benchmark's process only
     return app
 
 

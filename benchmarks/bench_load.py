@@ -32,10 +32,12 @@ Anything but a 200 counts as an error.
    the page's Next button is enabled and else ``turn`` (turn your card), both always legal;
    the games start 500 actions in (prepared beforehand, the kiosk's turn bound lifted), and
    a game that ends is replaced by a fresh prepared one. A keep-alive connection stays on one
-   gunicorn worker, so this mostly hits the worker's ``StateCache``. Measured without and with
-   gzip. *Cold*: the same prepared tokens posted over and over (no chaining), so every request
-   misses the cache and replays 500 actions. Each worker's cache hits and misses are read
-   from the stats route before and after, to show which path each line measured.
+   gunicorn worker, so this mostly hits the worker's state cache (``flow.state_cache()``).
+   Measured without and with gzip. *Cold*: the same prepared tokens posted over and over (no
+   chaining), so every request replays 500 actions. Each worker's cache hits and misses are
+   read from the stats route before and after, to show which path each line measured (the
+   one flow's cache counts a kept state one action past the posted record as a hit, though
+   the request replays: so the cold line shows hits too).
 
 Each ratio is also given by the workers' CPU time a request (read from /proc around every
 round): the trivial route's CPU a request over the line's. It includes the gunicorn worker's

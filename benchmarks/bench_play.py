@@ -6,6 +6,7 @@ Run from the repository root:
     .venv/bin/python benchmarks/bench_play.py --only server [--rescan 1]
     .venv/bin/python benchmarks/bench_play.py --only paint
     .venv/bin/python benchmarks/bench_play.py --only gunicorn
+    .venv/bin/python benchmarks/bench_play.py --only server --against d798835 [--rounds 4]
 
 1. **server**: the time of one game action (a POST through the Flask app: load the token,
    rebuild the game, apply, render the table, sign the new token) 500 actions into a game,
@@ -14,7 +15,7 @@ Run from the repository root:
    cold (the cache off: the same 500-action token replayed every time). ``--rescan S``: the
    catalogue walks ``content/`` at most every S seconds.
 2. **paint**: in Debian's Chromium on localhost, from the tap on Snap! (pointerdown) to the
-   result painted (play.js's paint mark: images decoded, then the frame that first shows the
+   result painted (snap.js's paint mark: images decoded, then the frame that first shows the
    new table rendered), median (target ≤ 50 ms). Served as ``kiosk run`` serves it (waitress
    in a process of its own) and, in alternate rounds, by the browser tests' in-process server
    (``in_thread_``). With the median time from the tap to each step: request sent, old table
@@ -29,6 +30,16 @@ Run from the repository root:
    worker usually carries its kept game forward. Also the old measure: the same token posted
    every time (each action replays the whole record). 127.0.0.1 only; each load loop is
    bounded in requests and in seconds.
+
+``--against REV``: the same modes measured on the code at git REV side by side, in one run.
+REV is checked out in a temporary git worktree and its *own* bench_play.py runs there (with
+this venv's python, REV's tree first on the path and as the working folder), so an old
+revision is measured with the module names and DOM ids it had; this tree's script runs the
+same way from here. The two take turns, ``--rounds`` each (ABBA order); each run's figures are
+read from its output and printed as medians of rounds with the ratio, the load average before
+and after every run, and the issue's target. An old long_games.py that kept reading the first
+state (its moves were wrong once ``apply`` made new states) is patched in the worktree, and
+the output says so.
 """
 
 from __future__ import annotations
@@ -42,6 +53,7 @@ import random
 import re
 import shutil
 import statistics
+import subprocess
 import sys
 import threading
 import time
@@ -57,7 +69,11 @@ sys.path.insert(0, str(ROOT))
 from benchmarks import long_games, servers  # noqa: E402
 from benchmarks.bench_load import cpu_seconds, worker_pids  # noqa: E402
 from kiosk import create_app  # noqa: E402
-from kiosk.web import play, tokens  # noqa: E402
+from kiosk.memo import Memo  # noqa: E402
+from kiosk.web import tokens  # noqa: E402
+from kiosk.web.play import flow  # noqa: E402
+from kiosk.web.play.games import HUMAN  # noqa: E402
+from kiosk.web.play.snap import GAME, next_action  # noqa: E402
 
 SECRET = "bench-play-secret"
 SET = "misc-869-1986"
@@ -110,13 +126,14 @@ def _next_form(oracle: Any, html: str) -> dict[str, str]:
     else a turn (``oracle``, another app, reads the new token outside the timing)."""
     token = TOKEN_RE.search(html).group(1)  # type: ignore[union-attr]
     with oracle.test_request_context():
-        game = play.rebuild(tokens.load(token, "snap"), play.set_or_404(SET))
-        play.keep(game)
+        set_record = flow.game_or_404(GAME.slug, SET)[1]
+        game = flow.rebuild(GAME, tokens.load(token, GAME.slug), set_record)
+        flow.keep(GAME, game)
     s = game.state
     w = s.window
-    if w is not None and w.snap and not w.calls and not s.out[play.HUMAN]:
+    if w is not None and w.snap and not w.calls and not s.out[HUMAN]:
         return {"token": token, "act": "snap", "turn": str(w.turn), "reaction_ms": "400"}
-    if play.next_action(game) is not None:
+    if next_action(game) is not None:
         return {"token": token, "act": "next"}
     return {"token": token, "act": "turn"}
 
@@ -164,6 +181,12 @@ def _games_under_way(clients: list[Any], oracle: Any, count: int) -> list[dict[s
     return forms
 
 
+def state_cache_of(app: Any) -> Memo:
+    """The app's kept game states (flow.state_cache(), made on first use)."""
+    with app.app_context():
+        return flow.state_cache()
+
+
 def bench_server(repeat: int = 400) -> dict[str, float]:
     """Server time per action 500 actions in: games played on (two apps as two workers, each
     with its state cache), and the cold case (the cache off: every action replays)."""
@@ -179,7 +202,7 @@ def bench_server(repeat: int = 400) -> dict[str, float]:
         client.post(ACT, data={"token": token, "act": "next"})
         client.get(TRIVIAL)
     forms = _games_under_way(clients, oracle, 8)
-    caches = [a.extensions[play.CACHE_EXTENSION] for a in apps]
+    caches = [state_cache_of(a) for a in apps]
     hits, misses = sum(c.hits for c in caches), sum(c.misses for c in caches)
     base = []
     for _ in range(repeat):
@@ -189,7 +212,7 @@ def bench_server(repeat: int = 400) -> dict[str, float]:
     times, cpu, games = _time_posts(clients, forms, repeat, seed=1, oracle=oracle)
     cold_times, cold_cpu, _ = _time_posts(cold, [{"token": token, "act": "next"}], repeat, 2)
     with oracle.test_request_context():
-        actions = len(tokens.load(token, "snap").actions)
+        actions = len(tokens.load(token, GAME.slug).actions)
     out = {
         "actions_in_record": actions,
         "token_chars": len(token),
@@ -216,7 +239,7 @@ def bench_server(repeat: int = 400) -> dict[str, float]:
 
 REACTION_MS = 300  # quicker than any computer level's median (420 ms for the quickest)
 PAINT_CONFIG = {"SECRET_KEY": SECRET, "PLAY_PACE_MS": 60_000, "PLAY_MAX_TURNS": 400}
-# the steps of a call, in order (play.js's marks; first_byte from Resource Timing): request
+# the steps of a call, in order (snap.js's marks; first_byte from Resource Timing): request
 # sent, old table captured (the view transition's update begins), response's first byte,
 # response parsed (htmx:before:swap), morphed, images decoded, new table captured (the
 # transition's "ready": its first frame), then painted (that frame rendered); frame_after:
@@ -278,7 +301,7 @@ def _paint_samples(url: str, chromium: str, samples: int, seconds: float) -> lis
         started = time.monotonic()
         while len(rows) < samples and time.monotonic() - started < seconds:
             try:
-                if page.locator("#game[data-over='1']").count():
+                if page.locator("#snap-game[data-over='1']").count():
                     page.get_by_role("button", name="Play again").click()
                     page.wait_for_function("() => document.getElementById('snap-button')")
                 count = page.evaluate("() => window.kioskPlay.log.length")
@@ -295,7 +318,7 @@ def _paint_samples(url: str, chromium: str, samples: int, seconds: float) -> lis
                 # (a tap at once would mostly wait for the last card's move to finish)
                 page.evaluate(
                     """ms => new Promise(done => setTimeout(done, Math.max(0,
-                        ms - (performance.now() - window.kioskPlay.state.paintedAt))))""",
+                        ms - (performance.now() - window.kioskSnap.state.paintedAt))))""",
                     REACTION_MS,
                 )
                 count = page.evaluate(
@@ -546,9 +569,144 @@ def bench_gunicorn(
     }
 
 
+# --------------------------------------------------------------------------- --against REV
+
+
+MODES = ("server", "paint", "gunicorn")
+FIGURE_RE = re.compile(r"^  (\w+)\s+(\S+)$")  # a figure line as main() prints it
+TARGETS = {  # the issue's figure of each mode: (name, target, at most?)
+    "server": ("p99_ms", 5.0, True),
+    "paint": ("tap_to_paint_median_ms", 50.0, True),
+    "gunicorn": ("ratio", 0.5, False),
+}
+LONG_GAMES_LOOP = "play.play(game, action)"  # long_games.py's move, before issue 14
+LONG_GAMES_FIX = "state = game.state"
+
+
+def load_average() -> str:
+    """The machine's 1, 5 and 15 minute load averages, as /proc/loadavg gives them."""
+    with open("/proc/loadavg") as f:
+        return " ".join(f.read().split()[:3])
+
+
+def fix_long_games(tree: Path) -> str | None:
+    """Make the tree's long_games.py read the game's state after each move (the loop kept
+    the first state: its games were wrong once ``apply`` made new states); what was done."""
+    path = tree / "benchmarks" / "long_games.py"
+    text = path.read_text()
+    if LONG_GAMES_FIX in text or LONG_GAMES_LOOP not in text:
+        return None
+    lines = text.splitlines(keepends=True)
+    at = next(n for n, line in enumerate(lines) if line.strip() == LONG_GAMES_LOOP)
+    indent = lines[at][: len(lines[at]) - len(lines[at].lstrip())]
+    lines.insert(at + 1, f"{indent}{LONG_GAMES_FIX}\n")
+    path.write_text("".join(lines))
+    return (
+        f"its benchmarks/long_games.py patched in the worktree: {LONG_GAMES_FIX!r} after each "
+        "move (its loop read the first state; no change where play() changes it in place)"
+    )
+
+
+@contextlib.contextmanager
+def tree_at(rev: str) -> Iterator[Path]:
+    """REV in a temporary git worktree, ready to run its own bench_play.py with this venv."""
+    from benchmarks.bench_capacity import worktree
+
+    with worktree(rev) as tree:
+        (tree / ".venv").symlink_to(sys.prefix)  # its gunicorn is found under .venv/bin
+        patched = fix_long_games(tree)
+        if patched:
+            print(f"{rev}: {patched}", flush=True)
+        yield tree
+
+
+def run_tree(tree: Path, mode: str, rescan: float) -> dict[str, Any]:
+    """The tree's own bench_play.py for one mode, run in the tree with its code first on the
+    path: its figures, its time, and the load average before and after."""
+    argv = [sys.executable, "benchmarks/bench_play.py", "--only", mode]
+    if rescan:  # only when asked: older scripts may not know the option
+        argv += ["--rescan", str(rescan)]
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    before, started = load_average(), time.perf_counter()
+    done = subprocess.run(argv, cwd=tree, env=env, capture_output=True, text=True, check=False)
+    seconds, after = time.perf_counter() - started, load_average()
+    if done.returncode != 0:
+        raise RuntimeError(f"{tree}'s bench_play.py --only {mode} failed:\n{done.stderr[-3000:]}")
+    figures: dict[str, float] = {}
+    for line in done.stdout.splitlines():
+        found = FIGURE_RE.match(line)
+        if found:
+            with contextlib.suppress(ValueError):
+                figures[found.group(1)] = float(found.group(2))
+    return {"figures": figures, "seconds": seconds, "load": (before, after)}
+
+
+def report_against(mode: str, results: dict[str, list[dict[str, Any]]]) -> None:
+    """Each tree's medians of rounds (each round in brackets), their ratio, and the target."""
+    labels = list(results)
+    rows = [["figure", *labels, f"{labels[0]} / {labels[1]}"]]
+    keys = dict.fromkeys(k for runs in results.values() for r in runs for k in r["figures"])
+    for key in keys:
+        cells, medians = [key], []
+        whole = all(r["figures"].get(key, 0.0).is_integer() for rs in results.values() for r in rs)
+        shown = "{:.0f}" if whole else "{:.2f}"  # counts as counts, times with two decimals
+        for label in labels:
+            values = [r["figures"][key] for r in results[label] if key in r["figures"]]
+            if values:
+                medians.append(statistics.median(values))
+                each = "/".join(shown.format(v) for v in values)
+                cells.append(f"{shown.format(medians[-1])} ({each})")
+            else:
+                cells.append("–")
+        both = len(medians) == 2 and medians[1]
+        cells.append(f"{medians[0] / medians[1]:.2f}" if both else "")
+        rows.append(cells)
+    widths = [max(len(row[n]) for row in rows) for n in range(len(rows[0]))]
+    print(f"\n{mode}: medians of rounds (each round)")
+    for row in rows:
+        print("  " + "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
+    for label in labels:
+        loads = "; ".join(f"{b} -> {a}" for b, a in (r["load"] for r in results[label]))
+        print(f"  load average ({label}, before -> after each round): {loads}")
+    name, target, at_most = TARGETS[mode]
+    for label in labels:
+        values = [r["figures"][name] for r in results[label] if name in r["figures"]]
+        if values:
+            value = statistics.median(values)
+            met = value <= target if at_most else value >= target
+            sign = "<=" if at_most else ">="
+            verdict = "met" if met else "NOT met"
+            print(f"  target {name} {sign} {target:g}: {label} {value:.2f}, {verdict}")
+
+
+def against(rev: str, modes: list[str], rounds: int, rescan: float) -> None:
+    """This tree's bench_play.py and REV's own, each in its tree, in alternating rounds."""
+    from benchmarks.bench_capacity import short
+
+    here = f"tree@{short('HEAD')}"  # the working tree, edits included
+    print(f"bench_play.py: {here} against {rev} ({short(rev)}), {rounds} rounds", flush=True)
+    with tree_at(rev) as old:
+        trees = {here: ROOT, rev: old}
+        for mode in modes:
+            figure = TARGETS[mode][0]
+            results: dict[str, list[dict[str, Any]]] = {name: [] for name in trees}
+            for r in range(rounds):
+                order = list(trees) if r % 2 == 0 else list(trees)[::-1]  # ABBA: drift evens out
+                for name in order:
+                    run = run_tree(trees[name], mode, rescan)
+                    results[name].append(run)
+                    print(
+                        f"round {r + 1}: {name:14} {mode:8} {run['seconds']:6.1f} s  "
+                        f"{figure} {run['figures'].get(figure, float('nan')):.2f}  "
+                        f"load {run['load'][0]} -> {run['load'][1]}",
+                        flush=True,
+                    )
+            report_against(mode, results)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--only", choices=["server", "paint", "gunicorn"])
+    parser.add_argument("--only", choices=MODES)
     parser.add_argument(
         "--rescan",
         type=float,
@@ -556,16 +714,29 @@ def main() -> None:
         help="the catalogue's rescan interval in seconds (default 0: every "
         "request, as under tests; 1: production)",
     )
+    parser.add_argument(
+        "--against",
+        metavar="REV",
+        help="also measure the code at git REV (its own bench_play.py in a temporary "
+        "worktree), in alternating rounds, and print both side by side",
+    )
+    parser.add_argument(
+        "--rounds", type=int, default=2, help="rounds of each tree with --against (default 2)"
+    )
     args = parser.parse_args()
+    if args.against:
+        against(args.against, [args.only] if args.only else list(MODES), args.rounds, args.rescan)
+        return
     global RESCAN_S
     RESCAN_S = args.rescan
     runs = {"server": bench_server, "paint": bench_paint, "gunicorn": bench_gunicorn}
+    print(f"load average before: {load_average()}", flush=True)
     for name, fn in runs.items():
         if args.only and name != args.only:
             continue
         t = time.perf_counter()
         result = fn()
-        print(f"{name} ({time.perf_counter() - t:.1f} s)")
+        print(f"{name} ({time.perf_counter() - t:.1f} s, load average after: {load_average()})")
         for key, value in result.items():
             shown = f"{value:10.2f}" if isinstance(value, float) else str(value)
             print(f"  {key:24} {shown}")

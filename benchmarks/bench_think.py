@@ -7,10 +7,12 @@ do for each computer move, on the real sets (Twizzles' recorded families, the 52
 for Snitch'ems), with the kiosk's own players and levels:
 
 * ``act``: the bot's choice, given its view (the think time proper);
-* ``move``: rebuilding the game from its signed record (replay), the view, the choice and
-  the apply: all the server's game work for one computer move;
-* ``request``: the whole "Next" POST through the Flask test client (token check, replay,
-  move, HTML rendering, new token), the figure a visitor waits for, network aside.
+* ``move``: rebuilding the game from its signed record (replayed in full, by an app whose
+  state cache is off: the worst case, a worker that has not seen the game), the view, the
+  choice and the apply: all the server's game work for one computer move;
+* ``request``: the whole "Next" POST through the Flask test client (token check, the game
+  rebuilt, usually from the state this app kept, move, HTML rendering, new token), the figure
+  a visitor waits for, network aside.
 
 The baseline is a no-op (the first legal action) timed on the same views in the same run.
 """
@@ -28,11 +30,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from kiosk import create_app
-from kiosk.games import happy_families as hf
-from kiosk.games import snitchems as sn
-from kiosk.web import play_families as pf
-from kiosk.web import play_snitchems as ps
 from kiosk.web import tokens
+from kiosk.web.play import flow, happy_families, snitchems
+from kiosk.web.play.games import HUMAN, TurnGame
 
 TOKEN = re.compile(r'name="token" value="([^"]*)"')
 STEP = re.compile(r'name="step" value="([^"]*)"')
@@ -43,35 +43,38 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(q / 100 * len(ordered)) - 1))]
 
 
-def visitor_move(module: Any, web: Any, game: Any) -> dict[str, Any]:
+def visitor_move(module: Any, game: Any) -> dict[str, Any]:
     """The visitor's move: the first legal action (the figures are for the computer)."""
-    return module.legal_actions(game.state, web.HUMAN)[0]
+    return module.legal_actions(game.state, HUMAN)[0]
 
 
-def measure(app: Any, client: Any, kind: str, level: str, games: int) -> dict[str, list[float]]:
-    """Play ``games`` games through the web layer, timing every computer move three ways."""
-    if kind == "happy-families":
-        module, web, slug = hf, pf, "twizzles-happy-families"
+def measure(
+    replayer: Any, client: Any, plugin: TurnGame, level: str, games: int
+) -> dict[str, list[float]]:
+    """Play ``games`` games through the web layer, timing every computer move three ways
+    (``replayer``: the app that rebuilds the games outside the requests, its cache off)."""
+    module = plugin.engine
+    if plugin is happy_families.GAME:
+        slug = "twizzles-happy-families"
         form = {"bots": "3", "level": level, "variant": "variation"}
     else:
-        module, web, slug = sn, ps, "snitchems-1797"
+        slug = "snitchems-1797"
         form = {"level": level}
-    path = f"/sets/{slug}/play/{kind}"
+    path = f"/sets/{slug}/play/{plugin.slug}"
     out: dict[str, list[float]] = {"base": [], "act": [], "move": [], "request": []}
     for _ in range(games):
         html = client.post(path, data=form).get_data(as_text=True)
         token = TOKEN.search(html).group(1)
-        with app.test_request_context():
-            set_record = web.set_for_game(slug, module.GAME)
+        with replayer.test_request_context():
+            set_record = flow.game_or_404(plugin.slug, slug)[1]
             while True:
-                record = tokens.load(token, module.GAME)
+                record = tokens.load(token, plugin.slug)
                 t0 = time.perf_counter()
-                game = web.rebuild(record, set_record)
+                game = flow.rebuild(plugin, record, set_record)
                 if module.is_over(game.state):
                     break
-                if game.state.turn == web.HUMAN:
-                    game.new = []
-                    web.play(game, visitor_move(module, web, game))
+                if game.state.turn == HUMAN:
+                    plugin.play(game, visitor_move(module, game))
                     token = tokens.dump(game.record)
                     continue
                 seat = game.state.turn
@@ -81,7 +84,7 @@ def measure(app: Any, client: Any, kind: str, level: str, games: int) -> dict[st
                 t1 = time.perf_counter()
                 action = bot.act(view)
                 t2 = time.perf_counter()
-                web.play(game, action)
+                plugin.play(game, action)
                 t3 = time.perf_counter()
                 view["legal"][0]  # the no-op baseline: the first legal action
                 t4 = time.perf_counter()
@@ -107,14 +110,16 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=60, help="games per row (default 60)")
     args = parser.parse_args()
     app = create_app({"TESTING": True, "SECRET_KEY": "bench-think"})
+    replayer = create_app({"TESTING": True, "SECRET_KEY": "bench-think", "PLAY_STATE_CACHE": 0})
     client = app.test_client()
     print(
         f"{'game':16} {'level':12} {'moves':>6} {'what':8} {'p50':>8} {'p99':>8} {'max':>8}   (ms)"
     )
     worst = {"act": 0.0, "move": 0.0, "request": 0.0}
-    for kind, levels in (("happy-families", hf.LEVELS), ("snitchems", sn.LEVELS)):
-        for level in levels:
-            row = measure(app, client, kind, level, args.games)
+    for plugin in (happy_families.GAME, snitchems.GAME):
+        kind = plugin.slug
+        for level in plugin.engine.LEVELS:
+            row = measure(replayer, client, plugin, level, args.games)
             for what in ("base", "act", "move", "request"):
                 values = row[what]
                 p99 = percentile(values, 99)

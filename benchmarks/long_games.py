@@ -7,12 +7,17 @@ game can last that long.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from kiosk.games import snap
-from kiosk.web import play, tokens
+from kiosk.web import tokens
+from kiosk.web.play import flow
+from kiosk.web.play.games import HUMAN, Game
+from kiosk.web.play.snap import GAME, next_action
 
 SET = "misc-869-1986"
+SETUP = {"variant": "woolworths", "bots": "2", "level": "medium"}  # the setup page's form
 
 
 def played(app: Any, nonce: str, actions: int) -> tuple[str, str] | None:
@@ -20,30 +25,28 @@ def played(app: Any, nonce: str, actions: int) -> tuple[str, str] | None:
     page would send next (``next`` when its Next button is enabled, else ``turn``); None if
     the game ends sooner."""
     with app.test_request_context():
-        deck = play.deck_of(play.set_or_404(SET))
-        record = play.start_record(SET, deck, "woolworths", 2, "medium")
-        record = tokens.GameRecord(
-            **{
-                **record.__dict__,
-                "nonce": nonce,
-                "options": {**record.options, "max_turns": None},
-            }
+        _, set_record = flow.game_or_404(GAME.slug, SET)
+        options, settings = GAME.start(set_record, SETUP)
+        options = dataclasses.replace(options, max_turns=None)
+        record = dataclasses.replace(
+            flow.new_record(GAME, set_record, options, settings), nonce=nonce
         )
-        options = snap.options_from_json(record.options)
+        deck = flow.deck_and_print(GAME, set_record)[0]
         state, _ = snap.new_game(deck, options, tokens.seed_for(record.nonce))
-        game = play.Game(record, state, [])
+        game = Game(record, state)
         while len(game.record.actions) < actions and not state.over:
             w = state.window
             n = len(game.record.actions)
-            if w is not None and w.snap and not w.calls and n % 3 == 0 and not state.out[0]:
-                action = {"type": "call", "player": 0, "turn": w.turn, "reaction_ms": 500.0}
+            if w is not None and w.snap and not w.calls and n % 3 == 0 and not state.out[HUMAN]:
+                action = {"type": "call", "player": HUMAN, "turn": w.turn, "reaction_ms": 500.0}
             else:
-                action = play.next_action(game)
-                if action is None and state.out[0]:
+                action = next_action(game)
+                if action is None and state.out[HUMAN]:
                     return None
-                action = action or {"type": "turn", "player": 0}
-            play.play(game, action)
+                action = action or {"type": "turn", "player": HUMAN}
+            GAME.play(game, action)
+            state = game.state  # apply makes a new state: the loop reads the game's
         if state.over or len(game.record.actions) < actions:
             return None
-        what = "next" if play.next_action(game) is not None else "turn"
+        what = "next" if next_action(game) is not None else "turn"
         return tokens.dump(game.record), what

@@ -54,11 +54,21 @@ class Memo(Generic[V]):
             self.hits += 1
             return found
 
-    def take(self, key: Hashable, version: str | None = None) -> V | None:
-        """As ``get``, but the value leaves the memo: the caller may then change it."""
+    def take(
+        self,
+        key: Hashable,
+        version: str | None = None,
+        fits: Callable[[V], bool] | None = None,
+    ) -> V | None:
+        """As ``get``, but the value leaves the memo: the caller may then change it.
+
+        With ``fits``, a value it refuses is dropped and counted as a miss (a kept game whose
+        actions are not the start of the posted record is of no use)."""
         with self._lock:
             self._meet(version)
             found = self._entries.pop(key, None)
+            if found is not None and fits is not None and not fits(found):
+                found = None
             if found is None:
                 self.misses += 1
             else:

@@ -102,3 +102,13 @@ def test_threads_share_a_memo_within_its_size():
         thread.join()
     assert len(memo) <= 64
     assert all(memo.get(key) in (None, key) for key in range(100))
+
+
+def test_take_counts_a_value_that_does_not_fit_as_a_miss():
+    memo: Memo[tuple[int, ...]] = Memo(4)
+    memo.put("game", (1, 2))
+    assert memo.take("game", fits=lambda kept: kept[:1] == (9,)) is None
+    assert (memo.hits, memo.misses) == (0, 1)
+    memo.put("game", (1, 2))
+    assert memo.take("game", fits=lambda kept: kept[:1] == (1,)) == (1, 2)
+    assert (memo.hits, memo.misses) == (1, 1)

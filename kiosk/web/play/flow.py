@@ -173,10 +173,13 @@ def rebuild(game: PlayGame, record: tokens.GameRecord, set_record: SetRecord) ->
     try:
         options = engine.options_from_json(record.options)
         seed = tokens.seed_for(record.nonce)
-        kept = state_cache().take(_cache_key(game, record, options), content.current().version)
-        done = len(kept[0]) if kept is not None else 0
-        if kept is not None and record.actions[:done] == kept[0]:
-            state = kept[1]
+        kept = state_cache().take(
+            _cache_key(game, record, options),
+            content.current().version,
+            fits=lambda found: record.actions[: len(found[0])] == found[0],
+        )
+        if kept is not None:
+            done, state = len(kept[0]), kept[1]
             for action in game.decode_actions(record.actions[done:]):
                 state, _ = engine.apply(state, action)
         else:

@@ -8,7 +8,6 @@ through it, each move on a fresh connection, so either worker may take any move.
 from __future__ import annotations
 
 import os
-import signal
 import socket
 import subprocess
 import sys
@@ -25,6 +24,7 @@ from test_gunicorn import (
     play_moves,
     request,
     start_game,
+    stop,
     wait_for,
 )
 
@@ -59,12 +59,7 @@ def server() -> Iterator[Server]:
         wait_for(lambda: get(running, "/healthz")[0] == 200, BOOT_SECONDS, "granian never answered")
         yield running
     finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop(process)
 
 
 def test_granian_serves_the_site(server):

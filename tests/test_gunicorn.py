@@ -128,17 +128,22 @@ def server() -> Iterator[Server]:
         wait_for(lambda: get(running, "/healthz")[0] == 200, BOOT_SECONDS, "never healthy")
         yield running
     finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop(process)
         reader.join(timeout=10)
         if process.stderr is not None:
             process.stderr.close()
         while not lines.empty():
             log.append(lines.get())
+
+
+def stop(process: subprocess.Popen) -> None:
+    """SIGTERM, as systemd stops a service; killed if it has not gone in 30 s."""
+    process.send_signal(signal.SIGTERM)
+    try:
+        process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
 
 
 def request(server: Server, path: str, form: dict[str, str] | None = None) -> tuple[int, str]:

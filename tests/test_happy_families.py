@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from kiosk.games import happy_families as hf
 from kiosk.games.cards import Card
-from kiosk.games.core import Event, IllegalAction, OptionsError, apply_moves
+from kiosk.games.core import Event, IllegalAction, OptionsError, TraceContext, apply_moves
 
 # --------------------------------------------------------------------------- helpers
 
@@ -561,8 +561,8 @@ def test_trace_of_a_game_checks_and_tampering_is_caught(variant):
 )
 def test_check_event_catches_illegal_awards(before, event, problem):
     cards = {c.id: c.header() for c in hf.generic_deck(2)}
-    options = hf.options_for(players=3).to_json()
-    found = hf.check_event(before, Event(event["type"], event), cards, options, {})
+    context = TraceContext(cards, hf.options_for(players=3).to_json())
+    found = hf.check_event(context, before, Event(event["type"], event))
     assert found is not None and problem in found
 
 

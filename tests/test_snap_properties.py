@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from kiosk.games import snap, trace
 from kiosk.games.cards import standard_deck
-from kiosk.games.core import Event, IllegalAction
+from kiosk.games.core import Event, IllegalAction, TraceContext
 
 DECK = standard_deck()
 IDS = {c.id for c in DECK}
@@ -167,8 +167,8 @@ def test_a_snap_on_no_match_is_refused_by_the_checker() -> None:
             ],
         },
     )
-    memo = {"last": "turn"}
-    assert "no two face-up" in snap.check_event(before, event, cards, {"players": 2}, memo)
+    context = TraceContext(cards, {"players": 2}, memo={"last": "turn"})
+    assert "no two face-up" in snap.check_event(context, before, event)
 
 
 def test_illegal_action_leaves_the_state_alone() -> None:

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from kiosk.games import snitchems as sn
 from kiosk.games.cards import standard_deck
-from kiosk.games.core import Event, IllegalAction, OptionsError, apply_moves
+from kiosk.games.core import Event, IllegalAction, OptionsError, TraceContext, apply_moves
 
 CARDS = {c.id: c for c in standard_deck()}
 
@@ -436,14 +436,10 @@ def test_trace_of_a_game_checks_and_tampering_is_caught():
 def test_check_event_catches_a_lay_when_a_capture_was_compulsory():
     cards = {c.id: c.header() for c in standard_deck()}
     before = {"hand:0": ["6H", "2C"], "hand:1": ["3D"], "table": ["6C"]}
-    memo: dict = {}
-    options = sn.options_for().to_json()
-    assert (
-        sn.check_event(before, Event("play", {"player": 0, "card": "2C"}), cards, options, memo)
-        is None
-    )
+    context = TraceContext(cards, sn.options_for().to_json())
+    assert sn.check_event(context, before, Event("play", {"player": 0, "card": "2C"})) is None
     after = {"hand:0": ["6H"], "hand:1": ["3D"], "table": ["6C", "2C"]}
-    problem = sn.check_event(after, Event("turn", {"player": 1}), cards, options, memo)
+    problem = sn.check_event(context, after, Event("turn", {"player": 1}))
     assert problem == "player 0 laid 2C when a capture was compulsory"
 
 

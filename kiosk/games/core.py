@@ -231,6 +231,16 @@ class SeatBot:
         return legal
 
 
+@dataclass(frozen=True, slots=True)
+class TraceContext:
+    """What every event of one written trace is checked with: the header's cards (by id) and
+    options, and ``memo``, where a game's ``check_event`` keeps notes from event to event."""
+
+    cards: Mapping[str, Mapping[str, Any]]
+    options: Mapping[str, Any]
+    memo: dict[str, Any] = field(default_factory=dict)
+
+
 @runtime_checkable
 class Engine(Protocol):
     """What every game's top module provides (a module satisfies a Protocol by its names).
@@ -296,15 +306,10 @@ class Engine(Protocol):
         a game's events are put into words (live play, rule step-through, scenarios)."""
 
     def check_event(
-        self,
-        before: Mapping[str, list[str]],
-        event: Event,
-        cards: Mapping[str, Any],
-        options: Mapping[str, Any],
-        memo: dict[str, Any],
+        self, context: TraceContext, before: Mapping[str, list[str]], event: Event
     ) -> str | None:
-        """Why a trace event breaks the rules (None if legal); ``before`` is the places before
-        the event, ``cards`` the trace header's cards by id, ``memo`` a dict to keep notes."""
+        """Why a trace event breaks the rules (None if legal), ``before`` being the places
+        before the event and ``context`` what holds for the whole trace."""
 
 
 def missing_from(module: ModuleType) -> list[str]:

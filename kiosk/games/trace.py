@@ -15,7 +15,7 @@ from types import ModuleType
 from typing import Any
 
 from kiosk.games.cards import Card
-from kiosk.games.core import Event, GameError, apply_moves
+from kiosk.games.core import Event, GameError, TraceContext, apply_moves
 
 
 class TraceError(GameError):
@@ -171,8 +171,7 @@ def check_lines(lines: Iterable[dict], module: ModuleType | None = None) -> int:
     if len(set(ids)) != len(ids):
         raise TraceError("the header's deck lists a card twice")
     check_event = module.check_event if module else None
-    cards = {card["id"]: card for card in head["deck"]}
-    memo: dict[str, Any] = {}  # the engine's check_event may remember things here
+    context = TraceContext({card["id"]: card for card in head["deck"]}, head["options"])
     places: dict[str, list[str]] | None = None
     seq = 0
     for line in it:
@@ -192,7 +191,7 @@ def check_lines(lines: Iterable[dict], module: ModuleType | None = None) -> int:
             places = undo_moves(after, [ev])
         before = {k: list(v) for k, v in places.items()}
         if check_event is not None:
-            problem = check_event(before, ev, cards, head["options"], memo)
+            problem = check_event(context, before, ev)
             if problem:
                 raise TraceError(f"seq {seq} ({event['type']}): {problem}")
         try:

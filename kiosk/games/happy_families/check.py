@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from kiosk.games.core import Event
+from kiosk.games.core import Event, TraceContext
 from kiosk.games.happy_families.deck import FAMILY_SIZE
 
 
@@ -21,16 +21,11 @@ def _families_by_match(cards: Mapping[str, Mapping[str, Any]]) -> dict[str, str]
     return {cid: card["match"] for cid, card in cards.items()}
 
 
-def check_event(
-    before: Mapping[str, list[str]],
-    event: Event,
-    cards: Mapping[str, Mapping[str, Any]],
-    options: Mapping[str, Any],
-    memo: dict[str, Any],
-) -> str | None:
+def check_event(context: TraceContext, before: Mapping[str, list[str]], event: Event) -> str | None:
     """Why one event breaks the rules, given the places before it (None if it does not)."""
+    memo = context.memo
     if "families" not in memo:
-        memo["families"] = _families_by_match(cards)
+        memo["families"] = _families_by_match(context.cards)
     fam = memo["families"]
     kind, e = event.type, event.data
     if kind == "ask":

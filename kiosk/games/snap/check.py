@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-from kiosk.games.core import Event
+from kiosk.games.core import Event, TraceContext
 
 
-def _tops_match(places: dict[str, list[str]], cards: dict[str, dict], central: bool) -> bool:
+def _tops_match(
+    places: Mapping[str, list[str]], cards: Mapping[str, Mapping[str, Any]], central: bool
+) -> bool:
     """Whether a snap match shows in ``places``."""
     if central:
         c = places.get("centre", [])
@@ -16,7 +19,9 @@ def _tops_match(places: dict[str, list[str]], cards: dict[str, dict], central: b
     return len(set(keys)) < len(keys)
 
 
-def _pool_matches(places: dict[str, list[str]], cards: dict[str, dict], central: bool) -> bool:
+def _pool_matches(
+    places: Mapping[str, list[str]], cards: Mapping[str, Mapping[str, Any]], central: bool
+) -> bool:
     """Whether a face-up top (Easy Snap: the centre's) is like the pool's top in ``places``."""
     pool = places.get("pool", [])
     if not pool:
@@ -28,14 +33,9 @@ def _pool_matches(places: dict[str, list[str]], cards: dict[str, dict], central:
     )
 
 
-def check_event(
-    before: dict[str, list[str]],
-    event: Event,
-    cards: dict[str, dict],
-    options: dict[str, Any],
-    memo: dict[str, Any],
-) -> str | None:
+def check_event(context: TraceContext, before: Mapping[str, list[str]], event: Event) -> str | None:
     """Why a trace event breaks Snap's rules (None if it is legal): used by trace checking."""
+    cards, options, memo = context.cards, context.options, context.memo
     t, e = event.type, event.data
     central = options.get("layout") == "central"
     if memo.get("last") == "turn" and t not in ("turn", "turn-over"):

@@ -11,7 +11,7 @@ from itertools import combinations
 from typing import Any
 
 from kiosk.games.cards import Card
-from kiosk.games.core import Event
+from kiosk.games.core import Event, TraceContext
 from kiosk.games.snitchems.captures import KINDS, TARGETS
 
 
@@ -34,14 +34,9 @@ def _could_capture(hand: list[Card], table: list[Card], several: bool) -> bool:
     return False
 
 
-def check_event(
-    before: Mapping[str, list[str]],
-    event: Event,
-    cards: Mapping[str, Mapping[str, Any]],
-    options: Mapping[str, Any],
-    memo: dict[str, Any],
-) -> str | None:
+def check_event(context: TraceContext, before: Mapping[str, list[str]], event: Event) -> str | None:
     """Why one event breaks the rules, given the places before it (None if it does not)."""
+    cards, options, memo = context.cards, context.options, context.memo
     kind = event.type
     event = event.to_json()  # the trace line's own form, as the checks below read it
     pending = memo.pop("play", None)

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from kiosk.games.core import Event, GameError, IllegalAction, OptionsError, Variant, apply_moves
+from kiosk.games.core import (
+    Event,
+    GameError,
+    Hearer,
+    IllegalAction,
+    OptionsError,
+    Phrasebook,
+    Variant,
+    apply_moves,
+)
 
 
 def test_apply_moves_follows_top_and_bottom_moves_in_order() -> None:
@@ -44,3 +53,22 @@ def test_variants_are_frozen_and_historic_by_default() -> None:
     assert v.historic and v.options == {}
     with pytest.raises(AttributeError):
         v.name = "y"  # type: ignore[misc]
+
+
+def test_a_phrasebook_says_each_event_with_its_phrase_and_skips_the_unsaid() -> None:
+    phrases = Phrasebook()
+
+    @phrases.says("ask", "claim")
+    def _ask(e: Event, h: Hearer) -> str:
+        return f"{h.does(e.data['player'], 'ask', 'asks')} for {e.data['card']}."
+
+    hearer = Hearer(["Ann", "Bob"], me=0)
+    events = [
+        Event("ask", {"player": 1, "card": "A1"}),
+        Event("shuffle"),
+        Event("claim", {"player": 0, "card": "B"}),
+    ]
+    assert phrases.words(events[1], hearer) == ""
+    assert phrases.sentences(events, hearer) == ["Bob asks for A1.", "You ask for B."]
+    with pytest.raises(ValueError, match="two phrases for 'claim' events"):
+        phrases.says("claim")(_ask)

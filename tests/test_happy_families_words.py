@@ -127,17 +127,17 @@ def ask(player: int, target: int) -> dict:
     ],
 )
 def test_each_event_is_said_from_the_hearers_seat(data, hearer, words):
-    assert hfw.event_words(event(data), hearer) == words
+    assert hfw.phrases.words(event(data), hearer) == words
     assert hf.sentences([event(data)], hearer) == ([words] if words else [])
 
 
 def test_a_trick_laid_face_down_at_the_deal_keeps_its_family_from_the_others():
     hearer = Hearer(NAMES, me=0, extra={"hidden_tricks": True})
     theirs = {"type": "trick", "player": 1, "family": "Twizzle", "at_deal": True}
-    assert hfw.event_words(event(theirs), hearer) == "Dreamy Dan lays down a whole family."
+    assert hfw.phrases.words(event(theirs), hearer) == "Dreamy Dan lays down a whole family."
     mine = event({**theirs, "player": 0})
-    assert hfw.event_words(mine, hearer) == "You lay down the Twizzle family!"
-    assert "Twizzle" in hfw.event_words(event({**theirs, "at_deal": False}), hearer)
+    assert hfw.phrases.words(mine, hearer) == "You lay down the Twizzle family!"
+    assert "Twizzle" in hfw.phrases.words(event({**theirs, "at_deal": False}), hearer)
 
 
 def test_an_ask_and_its_answer_name_the_card_once():

@@ -578,7 +578,7 @@ def test_the_live_words_are_the_games_words_said_to_the_visitor():
     assert pf.sentences(state.events, state) == hf.sentences(state.events, hearer)
     asks = [e for e in state.events if e.type == "ask"]
     assert asks and all(
-        hfw.event_words(e, hearer).startswith(
+        hfw.phrases.words(e, hearer).startswith(
             ("You ask ", *(f"{n} asks " for n in pf.BOT_NAMES["forgetful"]))
         )
         for e in asks

@@ -207,6 +207,38 @@ class Hearer:
         return f"{self.who(seat)} {verb if seat == self.me else verbs}"
 
 
+Phrase = Callable[[Event, Hearer], str]  # one kind of event in words, as a hearer hears it
+
+
+class Phrasebook:
+    """A game's words for its events, one phrase per event type, said in one way for every
+    game; an event type with no phrase (a shuffle, whose turn it is) is not said aloud."""
+
+    def __init__(self) -> None:
+        self.phrases: dict[str, Phrase] = {}
+
+    def says(self, *types: str) -> Callable[[Phrase], Phrase]:
+        """A decorator: the function it decorates is the phrase for events of ``types``."""
+
+        def register(phrase: Phrase) -> Phrase:
+            for type_ in types:
+                if type_ in self.phrases:
+                    raise ValueError(f"two phrases for {type_!r} events")
+                self.phrases[type_] = phrase
+            return phrase
+
+        return register
+
+    def words(self, event: Event, hearer: Hearer) -> str:
+        """One event as ``hearer`` hears it ("" for what nobody says aloud)."""
+        phrase = self.phrases.get(event.type)
+        return phrase(event, hearer) if phrase else ""
+
+    def sentences(self, events: Iterable[Event], hearer: Hearer) -> list[str]:
+        """Each event that says something, in words, in order."""
+        return [words for event in events if (words := self.words(event, hearer))]
+
+
 class SeatBot:
     """A computer seat acting on its own view, with a seeded RNG of its own; a game's bot
     names the game (``GAME``, ``TITLE``) and its ``LEVELS``."""

@@ -10,10 +10,10 @@ down at the deal keep their family hidden), the cards' names with the events.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Collection, Sequence
 
 from kiosk.games.cards import Card
-from kiosk.games.core import Event, Hearer
+from kiosk.games.core import Event, Hearer, Phrasebook
 from kiosk.games.happy_families.state import State, names
 
 REFUSAL = "I'm sorry, you can't"
@@ -66,20 +66,27 @@ def hearer_at(state: State, me: int | None) -> Hearer:
     return Hearer(names(state), me, extra={"hidden_tricks": state.options.tricks_face_down})
 
 
+phrases = Phrasebook()
+
+
+@phrases.says("deal")
 def _deal(e: Event, h: Hearer) -> str:
     return f"{h.does(e.data['dealer'], 'deal', 'deals')} the cards round singly, face down."
 
 
+@phrases.says("sort")
 def _sort(e: Event, h: Hearer) -> str:
     return "Each player sorts their cards into families."
 
 
+@phrases.says("ask", "claim")
 def _ask(e: Event, h: Hearer) -> str:
     """An ask or a claim: who asked whom, and for what, in the asker's own words."""
     d = e.data
     return f"{h.does(d['player'], 'ask', 'asks')} {h.whom(d['target'])}: {said(d['words'])}"
 
 
+@phrases.says("give", "hand-over")
 def _hand_over(e: Event, h: Hearer) -> str:
     """A card or a whole trick handed over: the ask just said what, so this does not."""
     if e.data["player"] == h.me:
@@ -87,6 +94,7 @@ def _hand_over(e: Event, h: Hearer) -> str:
     return f"{h.who(e.data['player'])}: {said('Here you are.')}"
 
 
+@phrases.says("refuse")
 def _refuse(e: Event, h: Hearer) -> str:
     reply = said(REFUSAL + ".")
     if e.data["player"] == h.me:
@@ -94,6 +102,7 @@ def _refuse(e: Event, h: Hearer) -> str:
     return f"{h.who(e.data['player'])}: {reply}"
 
 
+@phrases.says("trick")
 def _trick(e: Event, h: Hearer) -> str:
     p = e.data["player"]
     hidden = h.extra.get("hidden_tricks", False) and p != h.me and e.data.get("at_deal")
@@ -101,10 +110,12 @@ def _trick(e: Event, h: Hearer) -> str:
     return f"You lay down {what}!" if p == h.me else f"{h.who(p)} lays down {what}."
 
 
+@phrases.says("pass")
 def _pass(e: Event, h: Hearer) -> str:
     return f"{h.does(e.data['player'], 'have', 'has')} no cards left, so the turn passes on."
 
 
+@phrases.says("variation")
 def _variation(e: Event, h: Hearer) -> str:
     p = e.data["player"]
     return (
@@ -113,6 +124,7 @@ def _variation(e: Event, h: Hearer) -> str:
     )
 
 
+@phrases.says("bound")
 def _bound(e: Event, h: Hearer) -> str:
     d = e.data
     return f"The kiosk stops a game after {d['limit']} {d['what']} (not a historic rule)."
@@ -127,32 +139,10 @@ def winners_words(winners: Sequence[int], h: Hearer) -> str:
     return f"Game over: {who} {'win' if len(winners) > 1 else 'wins'}."
 
 
+@phrases.says("game-over")
 def _game_over(e: Event, h: Hearer) -> str:
     return winners_words(e.data["winners"], h)
 
 
-_WORDS: dict[str, Callable[[Event, Hearer], str]] = {
-    "deal": _deal,
-    "sort": _sort,
-    "ask": _ask,
-    "claim": _ask,
-    "give": _hand_over,
-    "hand-over": _hand_over,
-    "refuse": _refuse,
-    "trick": _trick,
-    "pass": _pass,
-    "variation": _variation,
-    "bound": _bound,
-    "game-over": _game_over,
-}
-
-
-def event_words(event: Event, hearer: Hearer) -> str:
-    """One event as ``hearer`` hears it ("" for what nobody says aloud: shuffling, whose turn)."""
-    say = _WORDS.get(event.type)
-    return say(event, hearer) if say else ""
-
-
-def sentences(events: Sequence[Event], hearer: Hearer) -> list[str]:
-    """Each event that says something, in words, in order."""
-    return [w for e in events if (w := event_words(e, hearer))]
+# The engine's sentences (:class:`~kiosk.games.core.Engine`): every event with a phrase.
+sentences = phrases.sentences

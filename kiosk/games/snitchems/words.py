@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from kiosk.games.cards import Card
-from kiosk.games.core import Event, Hearer
+from kiosk.games.core import Event, Hearer, Phrasebook
 from kiosk.games.snitchems.captures import Capture
 
 NUMBERS = ("no", "one", "two", "three", "four", "five", "six")
@@ -68,6 +68,10 @@ def result_words(scores: Sequence[int], h: Hearer) -> str:
     return f"Game over: {h.names[winner]} wins, {most} cards to {fewest}."
 
 
+phrases = Phrasebook()
+
+
+@phrases.says("deal")
 def _deal(e: Event, h: Hearer) -> str:
     d = e.data
     dealer = d["dealer"]
@@ -91,11 +95,13 @@ def _deal(e: Event, h: Hearer) -> str:
     return f"Deal {d['number']}{of}: {deals} {given}, one at a time{laid}."
 
 
+@phrases.says("play")
 def _play(e: Event, h: Hearer) -> str:
     card = h.card_name(e.data["card"])
     return f"{h.does(e.data['player'], 'lay', 'lays')} {card} on the table."
 
 
+@phrases.says("capture")
 def _capture(e: Event, h: Hearer) -> str:
     d = e.data
     cap = Capture(d["card"], d["kind"], tuple(d["take"]), d.get("pair_royal", False))
@@ -103,28 +109,21 @@ def _capture(e: Event, h: Hearer) -> str:
     return f"{h.does(d['player'], 'capture', 'captures')}: {describe(cap, h.card_name)} ({took})."
 
 
+@phrases.says("sweep")
 def _sweep(e: Event, h: Hearer) -> str:
     return f"{h.does(e.data['player'], 'sweep', 'sweeps')} the table clear!"
 
 
+@phrases.says("last-capture")
 def _last_capture(e: Event, h: Hearer) -> str:
     n = len(e.data["take"])
     what = "The card left on the table goes" if n == 1 else f"The {_count(n)} left on the table go"
     return f"{what} to {h.whom(e.data['player'])}, the last to capture."
 
 
+@phrases.says("game-over")
 def _game_over(e: Event, h: Hearer) -> str:
     return result_words(e.data["scores"], h)
-
-
-_WORDS: dict[str, Callable[[Event, Hearer], str]] = {
-    "deal": _deal,
-    "play": _play,
-    "capture": _capture,
-    "sweep": _sweep,
-    "last-capture": _last_capture,
-    "game-over": _game_over,
-}
 
 
 def sentences(events: Sequence[Event], hearer: Hearer) -> list[str]:
@@ -132,12 +131,6 @@ def sentences(events: Sequence[Event], hearer: Hearer) -> list[str]:
 
     A card played and captured with at once is said once, by the capture.
     """
-    out = []
-    for i, event in enumerate(events):
-        captured = event.type == "play" and any(
-            e.type == "capture" and e.data["card"] == event.data["card"] for e in events[i + 1 :]
-        )
-        say = _WORDS.get(event.type)
-        if say and not captured:
-            out.append(say(event, hearer))
-    return out
+    captured = {e.data["card"] for e in events if e.type == "capture"}
+    said = [e for e in events if not (e.type == "play" and e.data["card"] in captured)]
+    return phrases.sentences(said, hearer)

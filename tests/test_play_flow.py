@@ -3,6 +3,9 @@ bookmarked action address, the htmx fragment against the full page, and the visi
 
 from __future__ import annotations
 
+import re
+import shutil
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -196,6 +199,26 @@ def test_the_tables_own_htmx_post_gets_the_game_region_alone(client, game):
         headers={"HX-Request": "true", "HX-Boosted": "true"},
     )
     assert soup(boosted).find(id="main")  # a boosted page gets the page (base.html decides)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_game_files_title_names_the_play_pages(tmp_path, game):
+    """The title is the curators' (content/games/<slug>.md): an edit there shows when playing."""
+    content = tmp_path / "content"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "content", content)
+    game_file = content / "games" / f"{game}.md"
+    text = game_file.read_text(encoding="utf-8")
+    renamed = re.sub("^title: .*$", "title: Old Game", text, count=1, flags=re.MULTILINE)
+    game_file.write_text(renamed, encoding="utf-8")
+    app = create_app({"TESTING": True, "SECRET_KEY": "s", "CONTENT_DIR": str(content)})
+    client = app.test_client()
+    _, setup, form, _ = GAMES[game]
+    page = soup(client.get(setup))
+    assert " ".join(page.find("h1").get_text().split()) == "Play Old Game"
+    assert page.title.get_text().startswith("Play Old Game: ")
+    assert page.find("meta", attrs={"name": "description"})["content"].startswith("Play Old Game")
+    table = soup(client.post(setup, data=form))
+    assert table.title.get_text().startswith("Old Game: ")
 
 
 def test_snaps_long_address_is_served_not_redirected(client):

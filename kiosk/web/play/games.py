@@ -1,8 +1,9 @@
 """What each game plugs into the one play flow (:mod:`kiosk.web.play.flow`).
 
 A game's module (``snap.py``, ``happy_families.py``, ``snitchems.py``) holds one
-:class:`PlayGame` subclass: its slug and engine, the setup's choices, the options a setup form
-starts, how the form's button is read into an engine action, its table model and its pace.
+:class:`PlayGame` subclass: its engine (whose name is the game's slug), the setup's choices,
+the options a setup form starts, how the form's button is read into an engine action, its
+table model and its pace. Its title is its game file's (content/games/<slug>.md).
 Everything else (finding the set, tokens, replay, stale or foreign taps, the page or the htmx
 fragment, visitor counts) is the flow's, written once. :class:`TurnGame` adds what the two
 turn-based games (Happy Families, Snitch'ems) share: a step counter on every tap, a computer
@@ -21,7 +22,7 @@ from flask import current_app
 from kiosk.catalogue.decks import deck_for
 from kiosk.catalogue.game_words import ShownLevel, ShownVariant, game_record, shown_levels
 from kiosk.catalogue.game_words import shown_variants as variants_in_words
-from kiosk.catalogue.schema import SetRecord
+from kiosk.catalogue.schema import GameRecord, SetRecord
 from kiosk.games.cards import Card
 from kiosk.games.core import Event
 from kiosk.web import content, tokens
@@ -60,10 +61,9 @@ class Game:
 class PlayGame:
     """One game's part of the play flow; a subclass says what is that game's own."""
 
-    slug: str  # the game's one name: URLs, templates ("play/_<slug>.html"), CSS, JS, DOM ids
-    title: str  # "Snap"
-    description: str  # the page's meta description; ``{set}`` is the set's title
     engine: ModuleType
+    # the pages' meta description: ``{game}`` is the game's title, ``{set}`` the set's
+    description: str = "Play {game} against the computer with the cards of {set}."
     field: str = "move"  # the form field the table's buttons set
     buttons: tuple[str, ...] = ()  # the kinds of button the table has
     stepped: bool = True  # each tap carries the step it was aimed at (a stale one does nothing)
@@ -71,6 +71,22 @@ class PlayGame:
     own_script: bool = False  # static/js/<slug>.js runs on its table, after play.js
     needs_level: bool = True  # the record's settings name the computer players' level
     script_paced: bool = False  # its own script, not play.js, says when a table is shown
+
+    @property
+    def slug(self) -> str:
+        """The game's one name (its engine's): URLs, templates, CSS, JS, DOM ids."""
+        return self.engine.GAME
+
+    def record(self) -> GameRecord | None:
+        """The game's file in this request's catalogue (None in a catalogue of sets alone)."""
+        games = (entry.record for entry in content.current().games.values())
+        return game_record(games, self.engine.GAME)
+
+    @property
+    def title(self) -> str:
+        """The game's name as its file's title gives it, so a curator's edit shows here too."""
+        record = self.record()
+        return record.title if record is not None else self.slug
 
     def plays(self, set_record: SetRecord) -> bool:
         """Whether the set is played with this game (else its pages are 404)."""
@@ -82,13 +98,11 @@ class PlayGame:
 
     def variants(self) -> dict[str, ShownVariant]:
         """Every rule variant in the curators' words (the game file's ``variants:``)."""
-        games = (entry.record for entry in content.current().games.values())
-        return variants_in_words(game_record(games, self.engine.GAME), self.engine)
+        return variants_in_words(self.record(), self.engine)
 
     def levels(self) -> list[ShownLevel]:
         """Every computer level in the curators' words (the game file's ``levels:``)."""
-        games = (entry.record for entry in content.current().games.values())
-        return shown_levels(game_record(games, self.engine.GAME), self.engine)
+        return shown_levels(self.record(), self.engine)
 
     def choices(self, set_record: SetRecord, deck: list[Card]) -> dict[str, Any]:
         """The setup page's choices and their defaults (and anything else it says)."""

@@ -127,9 +127,6 @@ def _masters(s: hf.State) -> dict[str, Card]:
 class HappyFamilies(TurnGame):
     """Happy Families against two or three computer players, with a set's recorded families."""
 
-    slug = hf.GAME
-    title = "Happy Families"
-    description = "Play Happy Families against the computer with the cards of {set}."
     engine = hf
     buttons = ("next", "pick", "unpick", "ask", "claim")
     pace = 2200  # time to read one computer ask and its answer before the next

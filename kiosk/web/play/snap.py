@@ -266,9 +266,6 @@ def _shown(card: SimpleNamespace | None, **more: Any) -> SimpleNamespace:
 class Snap(PlayGame):
     """Snap against one to three computer players, with any set's deck."""
 
-    slug = snap.GAME
-    title = "Snap"
-    description = "Play Snap against the computer with the cards of {set}."
     engine = snap
     field = "act"
     buttons = ACTS

@@ -61,10 +61,8 @@ def captures(s: sn.State, chosen: str, level: str) -> tuple[list[dict[str, Any]]
 class Snitchems(TurnGame):
     """Snitch'ems, the fishing game of 1797, against one computer player."""
 
-    slug = sn.GAME
-    title = "Snitch'ems"
-    description = "Play Snitch'ems, a fishing game of 1797, against the computer."
     engine = sn
+    description = "Play {game}, a fishing game of 1797, against the computer."
     buttons = ("next", "pick", "unpick", "lay", "take")
     pace = 1800  # time to read the computer's move before it plays again
     thinks_aloud = "careful"

@@ -18,13 +18,13 @@ from flask import (
     current_app,
     g,
     has_request_context,
-    request,
     send_from_directory,
 )
 from werkzeug.security import safe_join
 
 from kiosk.catalogue.render import MEDIA_PREFIX
 from kiosk.catalogue.store import Catalogue, Entry, Snapshot
+from kiosk.web.embed import is_embed
 
 EXTENSION = "catalogue"
 MEDIA_TYPES = {".png", ".jpg", ".jpeg", ".gif", ".webp", ".avif", ".svg"}
@@ -52,8 +52,7 @@ def is_preview() -> bool:
     config = current_app.config
     if not config.get("PREVIEW") or not has_request_context():
         return False
-    embedded = bool(request.environ.get("kiosk.embed")) or g.get("embed", False)
-    return bool(config.get("PREVIEW")) and not config.get("KIOSK_MODE") and not embedded
+    return not config.get("KIOSK_MODE") and not is_embed()
 
 
 def entry(kind: str, slug: str) -> Entry | None:

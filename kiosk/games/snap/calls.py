@@ -19,7 +19,7 @@ from __future__ import annotations
 from kiosk.games.core import Event
 from kiosk.games.snap.ending import check_end, check_out, next_active
 from kiosk.games.snap.options import FALSE_START_MS, MAX_REACTION_MS, BadReaction
-from kiosk.games.snap.state import SnapState, Window
+from kiosk.games.snap.state import SnapState, Window, add_event
 
 
 def matches(s: SnapState) -> list[int]:
@@ -116,8 +116,7 @@ def settle(s: SnapState, events: list[Event] | None) -> None:
             mistaken += valid
             continue
         if not valid:
-            if events is not None:
-                events.append(Event("unclaimed", {"kind": kind, "turn": w.turn}))
+            add_event(events, "unclaimed", {"kind": kind, "turn": w.turn})
             continue
         first = valid[0][0]
         together = []
@@ -134,19 +133,17 @@ def settle(s: SnapState, events: list[Event] | None) -> None:
         tied = len(together) > 1
         if kind == "pool":
             if tied:
-                if events is not None:
-                    events.append(
-                        Event(
-                            "tie",
-                            {
-                                "kind": "pool",
-                                "turn": w.turn,
-                                "calls": order,
-                                "players": [t[1] for t in together],
-                                "outcome": "pool-stays",
-                            },
-                        )
-                    )
+                add_event(
+                    events,
+                    "tie",
+                    {
+                        "kind": "pool",
+                        "turn": w.turn,
+                        "calls": order,
+                        "players": [t[1] for t in together],
+                        "outcome": "pool-stays",
+                    },
+                )
                 continue
             _win_pool(s, valid[0][1], order, w.turn, events)
             continue
@@ -185,24 +182,22 @@ def _win_snap(s, winner, order, turn, tied, broken, events) -> None:
             _to_bottom(s, winner, f"up:{p}", s.up[p], moves)
             s.up[p] = []
     s.snaps += 1
-    if events is not None:
-        events.append(
-            Event(
-                "snap",
-                {
-                    "player": winner,
-                    "turn": turn,
-                    "matches": sorted({s.match[c] for c in tops}),
-                    "tops": tops,
-                    "from": ["centre"] if central else [f"up:{p}" for p in seats],
-                    "won": count,
-                    "calls": order,
-                    "tie": tied,
-                    "tie_broken_by_lot": broken,
-                    "moves": moves,
-                },
-            )
-        )
+    add_event(
+        events,
+        "snap",
+        {
+            "player": winner,
+            "turn": turn,
+            "matches": sorted({s.match[c] for c in tops}),
+            "tops": tops,
+            "from": ["centre"] if central else [f"up:{p}" for p in seats],
+            "won": count,
+            "calls": order,
+            "tie": tied,
+            "tie_broken_by_lot": broken,
+            "moves": moves,
+        },
+    )
 
 
 def _form_pool(s, order, players, turn, events) -> None:
@@ -216,21 +211,19 @@ def _form_pool(s, order, players, turn, events) -> None:
         s.pool.extend(cards)
         moves.append({"cards": list(cards), "from": f"up:{p}", "to": "pool", "at": "top"})
         s.up[p] = []
-    if events is not None:
-        events.append(
-            Event(
-                "pool-formed",
-                {
-                    "turn": turn,
-                    "players": players,
-                    "calls": order,
-                    "matches": keys,
-                    "tops": tops,
-                    "from": [f"up:{p}" for p in seats],
-                    "moves": moves,
-                },
-            )
-        )
+    add_event(
+        events,
+        "pool-formed",
+        {
+            "turn": turn,
+            "players": players,
+            "calls": order,
+            "matches": keys,
+            "tops": tops,
+            "from": [f"up:{p}" for p in seats],
+            "moves": moves,
+        },
+    )
 
 
 def _win_pool(s, winner, order, turn, events) -> None:
@@ -241,21 +234,19 @@ def _win_pool(s, winner, order, turn, events) -> None:
     _to_bottom(s, winner, "pool", s.pool, moves)
     s.pool = []
     s.pools += 1
-    if events is not None:
-        events.append(
-            Event(
-                "pool-won",
-                {
-                    "player": winner,
-                    "turn": turn,
-                    "match": s.match[top],
-                    "pool_top": top,
-                    "won": count,
-                    "calls": order,
-                    "moves": moves,
-                },
-            )
-        )
+    add_event(
+        events,
+        "pool-won",
+        {
+            "player": winner,
+            "turn": turn,
+            "match": s.match[top],
+            "pool_top": top,
+            "won": count,
+            "calls": order,
+            "moves": moves,
+        },
+    )
 
 
 def _penalise(s, p, kind, ms, turn, events) -> None:
@@ -283,22 +274,20 @@ def _penalise(s, p, kind, ms, turn, events) -> None:
         s.pool.extend(cards)
         moves.append({"cards": cards, "from": f"down:{p}", "to": "pool", "at": "top"})
         s.down[p] = []
-    if events is not None:
-        events.append(
-            Event(
-                "penalty" if rule != "none" else "mistaken-call",
-                {
-                    "player": p,
-                    "turn": turn,
-                    "call": kind,
-                    "reaction_ms": ms,
-                    "human": p in o.humans,
-                    "rule": rule,
-                    "paid": sum(len(m["cards"]) for m in moves),
-                    "moves": moves,
-                },
-            )
-        )
+    add_event(
+        events,
+        "penalty" if rule != "none" else "mistaken-call",
+        {
+            "player": p,
+            "turn": turn,
+            "call": kind,
+            "reaction_ms": ms,
+            "human": p in o.humans,
+            "rule": rule,
+            "paid": sum(len(m["cards"]) for m in moves),
+            "moves": moves,
+        },
+    )
 
 
 def reaction(action: dict) -> float:
@@ -321,28 +310,19 @@ def human_call(s: SnapState, action: dict, events: list[Event] | None) -> None:
     false_start = ms < FALSE_START_MS
     stale = false_start or w is None or turn != w.turn or any(c[1] == p for c in w.calls)
     if stale:
-        if events is not None:
-            why = (
-                "false start"
-                if false_start
-                else ("already called" if w is not None and turn == w.turn else "window closed")
-            )
-            events.append(
-                Event(
-                    "late-call",
-                    {
-                        "player": p,
-                        "kind": kind,
-                        "turn": turn,
-                        "current_turn": s.turn,
-                        "why": why,
-                    },
-                )
-            )
+        why = (
+            "false start"
+            if false_start
+            else ("already called" if w is not None and turn == w.turn else "window closed")
+        )
+        add_event(
+            events,
+            "late-call",
+            {"player": p, "kind": kind, "turn": turn, "current_turn": s.turn, "why": why},
+        )
         return
     w.calls += ((ms, p, kind),)
-    if events is not None:
-        events.append(Event("call", {"player": p, "kind": kind, "turn": turn, "reaction_ms": ms}))
+    add_event(events, "call", {"player": p, "kind": kind, "turn": turn, "reaction_ms": ms})
     waiting = [h for h in s.options.humans if not s.out[h] and all(c[1] != h for c in w.calls)]
     if not waiting:
         settle(s, events)

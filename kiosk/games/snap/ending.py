@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from kiosk.games.core import Event
-from kiosk.games.snap.state import SnapState
+from kiosk.games.snap.state import SnapState, add_event
 
 
 def active(s: SnapState) -> list[int]:
@@ -41,8 +41,7 @@ def out_at_once(s: SnapState, gone: list[int], events: list[Event] | None) -> No
     """W card rule 6: who has lost all his cards is out at once (docs/rules/snap.md)."""
     for p in gone:
         s.out[p] = True
-        if events is not None:
-            events.append(Event("out", {"player": p, "why": "no cards"}))
+        add_event(events, "out", {"player": p, "why": "no cards"})
     check_end(s, events, gone)
 
 
@@ -52,19 +51,17 @@ def finish(s: SnapState, winners: list[int], reason: str, events: list[Event] | 
     s.window = None
     s.reason = reason
     s.winners = winners
-    if events is not None:
-        events.append(
-            Event(
-                "game-over",
-                {
-                    "winners": winners,
-                    "reason": reason,
-                    "turn": s.turn,
-                    "cards": [held(s, p) for p in range(s.options.players)],
-                    "counters": list(s.counters) if s.options.forfeits else None,
-                },
-            )
-        )
+    add_event(
+        events,
+        "game-over",
+        {
+            "winners": winners,
+            "reason": reason,
+            "turn": s.turn,
+            "cards": [held(s, p) for p in range(s.options.players)],
+            "counters": list(s.counters) if s.options.forfeits else None,
+        },
+    )
 
 
 def check_end(s: SnapState, events: list[Event] | None, gone: Sequence[int] = ()) -> None:
@@ -91,8 +88,8 @@ def check_end(s: SnapState, events: list[Event] | None, gone: Sequence[int] = ()
                     )
                     s.down[winner][:0] = pile[::-1]
             s.centre, s.pool = [], []
-            if moves and events is not None:
-                events.append(Event("collect", {"player": winner, "moves": moves}))
+            if moves:
+                add_event(events, "collect", {"player": winner, "moves": moves})
         finish(s, playing, "all-cards", events)
         return
     bound = (o.max_turns is not None and s.turn >= o.max_turns and s.window is None) or (

@@ -20,7 +20,7 @@ from kiosk.games.core import Event, IllegalAction
 from kiosk.games.snap.calls import human_call, open_window, reaction, settle
 from kiosk.games.snap.ending import active, check_end, held, next_active, out_at_once
 from kiosk.games.snap.options import ACTION_TYPES, SnapOptions
-from kiosk.games.snap.state import SnapState, deal
+from kiosk.games.snap.state import SnapState, add_event, deal
 
 
 def _turn_one(s: SnapState, p: int, events: list[Event] | None) -> None:
@@ -31,24 +31,22 @@ def _turn_one(s: SnapState, p: int, events: list[Event] | None) -> None:
         flipped = s.up[p][::-1]
         s.down[p] = down = flipped
         s.up[p] = []
-        if events is not None:
-            events.append(
-                Event(
-                    "turn-over",
+        add_event(
+            events,
+            "turn-over",
+            {
+                "player": p,
+                "cards": len(flipped),
+                "moves": [
                     {
-                        "player": p,
-                        "cards": len(flipped),
-                        "moves": [
-                            {
-                                "cards": list(flipped),
-                                "from": f"up:{p}",
-                                "to": f"down:{p}",
-                                "at": "top",
-                            }
-                        ],
-                    },
-                )
-            )
+                        "cards": list(flipped),
+                        "from": f"up:{p}",
+                        "to": f"down:{p}",
+                        "at": "top",
+                    }
+                ],
+            },
+        )
     card = down.pop()
     if o.layout == "central":
         s.centre.append(card)
@@ -56,18 +54,17 @@ def _turn_one(s: SnapState, p: int, events: list[Event] | None) -> None:
     else:
         s.up[p].append(card)
         dest = f"up:{p}"
-    if events is not None:
-        events.append(
-            Event(
-                "turn",
-                {
-                    "player": p,
-                    "turn": s.turn,
-                    "card": card,
-                    "match": s.match[card],
-                    "moves": [{"cards": [card], "from": f"down:{p}", "to": dest, "at": "top"}],
-                },
-            )
+    if events is not None:  # every turn: replay, which keeps no events, skips building it
+        add_event(
+            events,
+            "turn",
+            {
+                "player": p,
+                "turn": s.turn,
+                "card": card,
+                "match": s.match[card],
+                "moves": [{"cards": [card], "from": f"down:{p}", "to": dest, "at": "top"}],
+            },
         )
 
 
@@ -90,26 +87,23 @@ def _forfeit(s: SnapState, p: int, events: list[Event] | None) -> None:
     s.counters[prev] -= paid
     s.kitty += paid
     s.snaps += 1
-    if events is not None:
-        events.append(
-            Event(
-                "forfeit",
-                {
-                    "player": p,
-                    "payer": prev,
-                    "turn": s.turn,
-                    "match": s.match[card],
-                    "cards": [s.up[prev][-1], card],
-                    "owed": owed,
-                    "paid": paid,
-                    "counters": list(s.counters),
-                },
-            )
-        )
+    add_event(
+        events,
+        "forfeit",
+        {
+            "player": p,
+            "payer": prev,
+            "turn": s.turn,
+            "match": s.match[card],
+            "cards": [s.up[prev][-1], card],
+            "owed": owed,
+            "paid": paid,
+            "counters": list(s.counters),
+        },
+    )
     if s.counters[prev] == 0:
         s.out[prev] = True
-        if events is not None:
-            events.append(Event("out", {"player": prev, "why": "no counters"}))
+        add_event(events, "out", {"player": prev, "why": "no counters"})
 
 
 def can_turn(s: SnapState) -> bool:
@@ -139,16 +133,15 @@ def _do_turn(s: SnapState, player: int, events: list[Event] | None) -> None:
             continue
         if o.layout == "central" or not s.up[p]:
             s.out[p] = True
-            if events is not None:
-                events.append(Event("out", {"player": p, "why": "no cards to turn"}))
+            add_event(events, "out", {"player": p, "why": "no cards to turn"})
             check_end(s, events)
             if s.over:
                 return
             continue
         break
     if not o.speed and player != s.current:
-        if events is not None:  # the caller went out as the window settled: no card turned
-            events.append(Event("turn-passed", {"from": player, "to": s.current}))
+        # the caller went out as the window settled: no card turned
+        add_event(events, "turn-passed", {"from": player, "to": s.current})
         return
     s.turn += 1
     if o.speed:
@@ -192,8 +185,7 @@ def _new_game(
     for p in range(options.players):
         if not s.down[p]:
             s.out[p] = True
-            if events is not None:
-                events.append(Event("out", {"player": p, "why": "dealt no cards"}))
+            add_event(events, "out", {"player": p, "why": "dealt no cards"})
     check_end(s, events)
     return s
 
@@ -242,18 +234,16 @@ def _apply(s: SnapState, action: dict[str, Any], events: list[Event] | None) -> 
     if s.over:
         if kind in ("call", "call-pool"):
             reaction(action)  # a bad reaction is a bad request, over or not
-            if events is not None:
-                events.append(
-                    Event(
-                        "late-call",
-                        {
-                            "player": p,
-                            "turn": action.get("turn"),
-                            "current_turn": s.turn,
-                            "why": "game over",
-                        },
-                    )
-                )
+            add_event(
+                events,
+                "late-call",
+                {
+                    "player": p,
+                    "turn": action.get("turn"),
+                    "current_turn": s.turn,
+                    "why": "game over",
+                },
+            )
             s.actions += 1
             return
         raise IllegalAction("the game is over")

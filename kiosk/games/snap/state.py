@@ -18,6 +18,12 @@ from kiosk.games.snap.bots import LEVEL_INFO, BotLevel
 from kiosk.games.snap.options import SnapOptions, check_options
 
 
+def add_event(events: list[Event] | None, type_: str, data: dict[str, Any]) -> None:
+    """One event, for a caller that keeps them (``replay`` passes None: it keeps none)."""
+    if events is not None:
+        events.append(Event(type_, data))
+
+
 class Window:
     """The open call window of one turn: what can be called and the pre-drawn bot calls."""
 

@@ -13,6 +13,7 @@ from kiosk.games.core import (
     Phrasebook,
     Variant,
     apply_moves,
+    variants_by_name,
 )
 
 
@@ -53,6 +54,13 @@ def test_variants_are_frozen_and_historic_by_default() -> None:
     assert v.historic and v.options == {}
     with pytest.raises(AttributeError):
         v.name = "y"  # type: ignore[misc]
+
+
+def test_variants_are_keyed_by_their_own_names_in_order_and_a_name_is_not_shared() -> None:
+    classic, pool = Variant("classic", "a.txt"), Variant("pool", "b.txt")
+    assert list(variants_by_name(classic, pool).items()) == [("classic", classic), ("pool", pool)]
+    with pytest.raises(ValueError, match="share a name"):
+        variants_by_name(classic, Variant("classic", "c.txt"))
 
 
 def test_a_phrasebook_says_each_event_with_its_phrase_and_skips_the_unsaid() -> None:

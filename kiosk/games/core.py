@@ -55,6 +55,15 @@ class Variant:
     historic: bool = True  # False for the kiosk's own additions (labelled as such)
 
 
+def variants_by_name(*variants: Variant) -> dict[str, Variant]:
+    """A game's ``VARIANTS``: each keyed by its own name, in the order given (the first is
+    the default), so no name is written twice."""
+    named = {variant.name: variant for variant in variants}
+    if len(named) != len(variants):
+        raise ValueError("two variants share a name")
+    return named
+
+
 Options = TypeVar("Options")
 
 

@@ -6,15 +6,21 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from kiosk.games.core import OptionsError, Variant, options_from_mapping, variant_options
+from kiosk.games.core import (
+    OptionsError,
+    Variant,
+    options_from_mapping,
+    variant_options,
+    variants_by_name,
+)
 
 GAME = "happy-families"
 MIN_PLAYERS, MAX_PLAYERS = 3, 8
 MAX_ASKS, MAX_CLAIMS = 400, 60  # the kiosk's bounds (not historic) on a game's length
 
 _SEED = "twizzles-happy-families-rules.txt"
-VARIANTS: dict[str, Variant] = {
-    "classic": Variant(
+VARIANTS = variants_by_name(
+    Variant(
         name="classic",
         source=(
             f'{_SEED}, rule 4: "If the player asked has the card he must hand it over, and the '
@@ -22,7 +28,7 @@ VARIANTS: dict[str, Variant] = {
         ),
         options={"variation": False},
     ),
-    "variation": Variant(
+    Variant(
         name="variation",
         source=(
             f'{_SEED}, rule 6: "The player with the most tricks may ask any other player for a '
@@ -30,7 +36,7 @@ VARIANTS: dict[str, Variant] = {
         ),
         options={"variation": True},
     ),
-}
+)
 LEVELS: tuple[str, ...] = ("forgetful", "remembering")
 LEVEL_OPTION = "level"
 # Action words a curator writes in a scenario (``- ask: 1``) and the fields each may carry.

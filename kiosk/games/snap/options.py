@@ -6,7 +6,7 @@ from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 from kiosk.games.cards import Card, standard_deck
-from kiosk.games.core import IllegalAction, OptionsError, Variant
+from kiosk.games.core import IllegalAction, OptionsError, Variant, variants_by_name
 from kiosk.games.snap.bots import LEVEL_INFO, LEVELS
 
 GAME = "snap"
@@ -78,78 +78,75 @@ DIAGRAM = "snap-diagram-group-rules.txt"
 # rules for the game of SNAP" that nothing ties to that pack: cited by its own heading.
 BASIC = "the general text The basic rules for the game of SNAP"
 
-VARIANTS: dict[str, Variant] = {
-    v.name: v
-    for v in (
-        Variant(
-            "classic",
-            f"{DIAGRAM}, the rules and Penalties: \"The first person to yell 'Snap!' gets to "
-            'keep both of the face-up piles with the matching cards on top" and "The player '
-            "could give one card to each of the others from the face-down pile in front of "
-            'him."',
-            {"penalty": "card-each"},
-        ),
-        Variant(
-            "snap-pool",
-            f'{WOOLWORTHS}, instruction card rules 4 and 5: "If two players call Snap together, '
-            "and it cannot be decided who was first, the disputed cards are put face upwards "
-            "into the pool in the centre of the table. If a card is turned up the same as the "
-            'top one of the pool, the call is Snap Pool." and a mistaken caller is only '
-            '"often penalised"',
-            {"pool": True, "penalty": "none"},
-        ),
-        Variant(
-            "woolworths",
-            f'{WOOLWORTHS}, instruction card rules 4 and 5: "the disputed cards are put face '
-            'upwards into the pool" and "Anyone who calls Snap in error is often penalised by '
-            'having to put all his upturned cards in the pool."',
-            {"pool": True, "penalty": "face-up-to-pool"},
-        ),
-        Variant(
-            "penalty-card-each",
-            f"{WOOLWORTHS}, {BASIC}, SNAP POOL and PENALTY 1: \"if two players shout `snap' "
-            'together, the matching cards are put face up in a pool in the centre" and "the '
-            'player gives one card from his face down pile to each of the other players"',
-            {"pool": True, "penalty": "card-each"},
-        ),
-        Variant(
-            "penalty-face-up-to-pool",
-            f'{DIAGRAM}, Penalties: "the player could put his face-up cards into the pool so '
-            'that other players can win them."',
-            {"penalty": "face-up-to-pool"},
-        ),
-        Variant(
-            "penalty-face-down-to-pool",
-            f"{WOOLWORTHS}, {BASIC}, SNAP POOL and PENALTY 2: \"if two players shout `snap' "
-            'together, the matching cards are put face up in a pool in the centre" and "the '
-            "player's face down pile is put into the central pool to be won like an ordinary "
-            'snap pool."',
-            {"pool": True, "penalty": "face-down-to-pool"},
-        ),
-        Variant(
-            "forfeits",
-            f"{WOOLWORTHS}, {BASIC}: \"if that card matches the first, he or she `snaps' "
-            'the first player, who pays a forfeit by giving up one counter." and "Should the '
-            "third player also have a similar card, he or she `snaps' the second player, who "
-            'then has to pay a double forfeit"',
-            {"forfeits": True, "penalty": "none"},
-        ),
-        Variant(
-            "easy",
-            f'{WOOLWORTHS}, {BASIC}, EASY SNAP: "This version is particularly suitable for '
-            "very young children. Instead of having individual face up piles, each player "
-            'plays his cards into a central face up pile."',
-            {"layout": "central", "penalty": "none"},
-        ),
-        Variant(
-            "speed",
-            f'{WOOLWORTHS}, {BASIC}, SPEED SNAP and PENALTY 1: "players still turn their '
-            'cards up one at a time but all players do so together." and "the player gives '
-            'one card from his face down pile to each of the other players"',
-            {"speed": True, "penalty": "card-each"},
-        ),
-    )
-}
+VARIANTS = variants_by_name(
+    Variant(
+        "classic",
+        f"{DIAGRAM}, the rules and Penalties: \"The first person to yell 'Snap!' gets to "
+        'keep both of the face-up piles with the matching cards on top" and "The player '
+        "could give one card to each of the others from the face-down pile in front of "
+        'him."',
+        {"penalty": "card-each"},
+    ),
+    Variant(
+        "snap-pool",
+        f'{WOOLWORTHS}, instruction card rules 4 and 5: "If two players call Snap together, '
+        "and it cannot be decided who was first, the disputed cards are put face upwards "
+        "into the pool in the centre of the table. If a card is turned up the same as the "
+        'top one of the pool, the call is Snap Pool." and a mistaken caller is only '
+        '"often penalised"',
+        {"pool": True, "penalty": "none"},
+    ),
+    Variant(
+        "woolworths",
+        f'{WOOLWORTHS}, instruction card rules 4 and 5: "the disputed cards are put face '
+        'upwards into the pool" and "Anyone who calls Snap in error is often penalised by '
+        'having to put all his upturned cards in the pool."',
+        {"pool": True, "penalty": "face-up-to-pool"},
+    ),
+    Variant(
+        "penalty-card-each",
+        f"{WOOLWORTHS}, {BASIC}, SNAP POOL and PENALTY 1: \"if two players shout `snap' "
+        'together, the matching cards are put face up in a pool in the centre" and "the '
+        'player gives one card from his face down pile to each of the other players"',
+        {"pool": True, "penalty": "card-each"},
+    ),
+    Variant(
+        "penalty-face-up-to-pool",
+        f'{DIAGRAM}, Penalties: "the player could put his face-up cards into the pool so '
+        'that other players can win them."',
+        {"penalty": "face-up-to-pool"},
+    ),
+    Variant(
+        "penalty-face-down-to-pool",
+        f"{WOOLWORTHS}, {BASIC}, SNAP POOL and PENALTY 2: \"if two players shout `snap' "
+        'together, the matching cards are put face up in a pool in the centre" and "the '
+        "player's face down pile is put into the central pool to be won like an ordinary "
+        'snap pool."',
+        {"pool": True, "penalty": "face-down-to-pool"},
+    ),
+    Variant(
+        "forfeits",
+        f"{WOOLWORTHS}, {BASIC}: \"if that card matches the first, he or she `snaps' "
+        'the first player, who pays a forfeit by giving up one counter." and "Should the '
+        "third player also have a similar card, he or she `snaps' the second player, who "
+        'then has to pay a double forfeit"',
+        {"forfeits": True, "penalty": "none"},
+    ),
+    Variant(
+        "easy",
+        f'{WOOLWORTHS}, {BASIC}, EASY SNAP: "This version is particularly suitable for '
+        "very young children. Instead of having individual face up piles, each player "
+        'plays his cards into a central face up pile."',
+        {"layout": "central", "penalty": "none"},
+    ),
+    Variant(
+        "speed",
+        f'{WOOLWORTHS}, {BASIC}, SPEED SNAP and PENALTY 1: "players still turn their '
+        'cards up one at a time but all players do so together." and "the player gives '
+        'one card from his face down pile to each of the other players"',
+        {"speed": True, "penalty": "card-each"},
+    ),
+)
 
 _FIELDS = {f.name for f in fields(SnapOptions)}
 

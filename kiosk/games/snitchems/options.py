@@ -7,15 +7,21 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from kiosk.games.cards import Card, standard_deck
-from kiosk.games.core import OptionsError, Variant, options_from_mapping, variant_options
+from kiosk.games.core import (
+    OptionsError,
+    Variant,
+    options_from_mapping,
+    variant_options,
+    variants_by_name,
+)
 
 GAME = "snitchems"
 HAND_SIZE = 3
 LAYOUT_SIZE = 4
 
 _SEED = "snitchems-rules.txt"
-VARIANTS: dict[str, Variant] = {
-    "classic": Variant(
+VARIANTS = variants_by_name(
+    Variant(
         name="classic",
         source=(
             f'{_SEED}, The Capturing: "Capture by Pairing", "Capture by Making 8s or 10s", '
@@ -23,7 +29,7 @@ VARIANTS: dict[str, Variant] = {
         ),
         options={},
     ),
-}
+)
 LEVELS: tuple[str, ...] = ("beginner", "careful")
 LEVEL_OPTION = "level"
 # Action words a curator writes in a scenario (``- capture: 1``) and the fields each may carry.

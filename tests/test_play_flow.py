@@ -219,6 +219,7 @@ def test_the_game_files_title_names_the_play_pages(tmp_path, game):
     assert page.find("meta", attrs={"name": "description"})["content"].startswith("Play Old Game")
     table = soup(client.post(setup, data=form))
     assert table.title.get_text().startswith("Old Game: ")
+    assert table.find("h1").get_text().split()[:2] == ["Old", "Game"]
 
 
 def test_snaps_long_address_is_served_not_redirected(client):

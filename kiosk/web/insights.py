@@ -336,11 +336,11 @@ def csv_export(found: report.Report, error: str) -> Response:
 # --------------------------------------------------------------------------- setup
 
 
-def _template_context() -> dict[str, Any]:
-    """``insights_event_url`` for base.html's script tag, only while counting is on."""
-    if recorder() is None:
-        return {"insights_event_url": None}
-    return {"insights_event_url": url_for("insights.event")}
+def insights_event_url() -> str | None:
+    """Where base.html's script posts its events, only while counting is on.
+
+    A template global, called by whole pages alone: a table's htmx fragment never asks."""
+    return None if recorder() is None else url_for("insights.event")
 
 
 def init_app(app: Flask) -> None:
@@ -352,4 +352,4 @@ def init_app(app: Flask) -> None:
         app.extensions[EXTENSION] = recorder_for(path, interval, thread=not app.testing)
     app.register_blueprint(bp)
     app.after_request(_count_page_view)
-    app.context_processor(_template_context)
+    app.add_template_global(insights_event_url)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import cached_property
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
@@ -132,8 +133,9 @@ class SetRecord(Strict):
             raise ValueError("a set with deck: cards must list its cards")
         return self
 
-    @property
+    @cached_property
     def key(self) -> str:
+        """The set's address: its slug, else made from its accession number (worked out once)."""
         return self.slug or slug_from_accession(self.accession or "")
 
 

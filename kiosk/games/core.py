@@ -132,7 +132,7 @@ def copy_places(places: Mapping[str, list[str]]) -> dict[str, list[str]]:
 
 def copy_rng(rng: random.Random) -> random.Random:
     """A generator that draws what ``rng`` would, apart from it: a state's copy needs its own."""
-    other = random.Random()
+    other = random.Random(0)  # any seed: setstate replaces it (no seed reads the OS's entropy)
     other.setstate(rng.getstate())
     return other
 

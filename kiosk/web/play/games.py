@@ -25,11 +25,15 @@ from kiosk.catalogue.game_words import shown_variants as variants_in_words
 from kiosk.catalogue.schema import GameRecord, SetRecord
 from kiosk.games.cards import Card
 from kiosk.games.core import Event
+from kiosk.memo import Memo
 from kiosk.web import content, tokens
 from kiosk.web.cards import card_src
 
 HUMAN = 0  # the visitor's seat, in every game
 NOT_ON_THE_LIST = "Please choose again: one of those choices was not on the list."
+# A game's words from its file (title, variants, levels), read once per content version:
+# every action's table names its variant.
+_words: Memo[Any] = Memo(64)
 
 
 class NotOnTheList(ValueError):
@@ -82,11 +86,15 @@ class PlayGame:
         games = (entry.record for entry in content.current().games.values())
         return game_record(games, self.engine.GAME)
 
+    def _from_file(self, what: str, make: Any) -> Any:
+        """``make(record)``, kept for this game and content version."""
+        version = content.current().version
+        return _words.value((self.slug, what), lambda: make(self.record()), version)
+
     @property
     def title(self) -> str:
         """The game's name as its file's title gives it, so a curator's edit shows here too."""
-        record = self.record()
-        return record.title if record is not None else self.slug
+        return self._from_file("title", lambda r: r.title if r is not None else self.slug)
 
     def plays(self, set_record: SetRecord) -> bool:
         """Whether the set is played with this game (else its pages are 404)."""
@@ -98,11 +106,11 @@ class PlayGame:
 
     def variants(self) -> dict[str, ShownVariant]:
         """Every rule variant in the curators' words (the game file's ``variants:``)."""
-        return variants_in_words(self.record(), self.engine)
+        return self._from_file("variants", lambda r: variants_in_words(r, self.engine))
 
     def levels(self) -> list[ShownLevel]:
         """Every computer level in the curators' words (the game file's ``levels:``)."""
-        return shown_levels(self.record(), self.engine)
+        return self._from_file("levels", lambda r: shown_levels(r, self.engine))
 
     def choices(self, set_record: SetRecord, deck: list[Card]) -> dict[str, Any]:
         """The setup page's choices and their defaults (and anything else it says)."""

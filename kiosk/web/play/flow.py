@@ -129,7 +129,7 @@ def state_cache() -> Memo[tuple[tuple[Any, ...], Any]]:
     """This app's games replayed lately (``PLAY_STATE_CACHE`` entries; 0 keeps none).
 
     Each entry is one game's state after a record's actions, keyed by everything that makes
-    the game (game, seed, set, deck, options; content version) and kept with those actions. A
+    the game (game, nonce, set, deck, options; content version) and kept with those actions. A
     record whose actions begin with an entry's takes that state out and applies only the
     actions after it (``apply`` makes new states: the kept one is never changed); anything
     else replays in full. Keys come only from records whose signature was checked, and a state
@@ -145,7 +145,8 @@ def state_cache() -> Memo[tuple[tuple[Any, ...], Any]]:
 
 
 def _cache_key(game: PlayGame, record: tokens.GameRecord, options: Any) -> tuple:
-    return (game.slug, tokens.seed_for(record.nonce), record.set_slug, record.deck, options)
+    # the nonce stands for the seed: one app has one secret, so one nonce makes one seed
+    return (game.slug, record.nonce, record.set_slug, record.deck, options)
 
 
 def new_record(game: PlayGame, set_record: SetRecord, options: Any, settings: dict) -> Any:
@@ -172,7 +173,6 @@ def rebuild(game: PlayGame, record: tokens.GameRecord, set_record: SetRecord) ->
     engine = game.engine
     try:
         options = engine.options_from_json(record.options)
-        seed = tokens.seed_for(record.nonce)
         kept = state_cache().take(
             _cache_key(game, record, options),
             content.current().version,
@@ -183,6 +183,7 @@ def rebuild(game: PlayGame, record: tokens.GameRecord, set_record: SetRecord) ->
             for action in game.decode_actions(record.actions[done:]):
                 state, _ = engine.apply(state, action)
         else:
+            seed = tokens.seed_for(record.nonce)
             state = engine.replay(deck, options, seed, game.decode_actions(record.actions))
     except (GameError, TypeError, KeyError, ValueError) as exc:
         raise tokens.BadToken("malformed", str(exc)) from None

@@ -25,7 +25,7 @@ README = ROOT / "README.md"
 VENV_BIN = ROOT / ".venv" / "bin"
 BLOCK = re.compile(r"^```sh\n(.*?)^```", re.S | re.M)
 INLINE = re.compile(r"`((?:make [a-z]|\.venv/bin/[^`\s]+ )[^`\n]*)`")
-SERVERS = (".venv/bin/kiosk run", ".venv/bin/flask --app kiosk run", ".venv/bin/granian")
+SERVERS = (".venv/bin/kiosk run", ".venv/bin/flask --app kiosk run")
 
 
 def command_lines(text: str) -> list[str]:

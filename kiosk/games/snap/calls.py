@@ -88,6 +88,15 @@ def open_window(s: SnapState) -> None:
                 w.bot_calls += ((ms, p, "pool"),)
 
 
+def unclaimed_at_end(s: SnapState, events: list[Event] | None) -> None:
+    """Easy Snap's last card made a match and left one player in: the game is over before
+    anyone can call, so the match is nobody's (``unclaimed``; docs/rules/snap.md), in the
+    order :func:`settle` would settle it, pool first. Draws nothing from the RNG."""
+    for kind, present in (("pool", pool_match(s)), ("snap", bool(matches(s)))):
+        if present:
+            add_event(events, "unclaimed", {"kind": kind, "turn": s.turn})
+
+
 def _to_bottom(s: SnapState, seat: int, src: str, cards: list[str], ev: list | None) -> None:
     """Turn ``cards`` (a face-up pile, bottom first) over and put them under ``seat``'s pack."""
     flipped = cards[::-1]

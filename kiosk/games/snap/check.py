@@ -33,8 +33,61 @@ def _pool_matches(
     )
 
 
+# what settles a match of each kind shown when a call window opens (docs/trace.md)
+SETTLES = {"snap": ("snap", "pool-formed"), "pool": ("pool-won",)}  # or unclaimed, tie
+SETTLING_WORDS = {"snap": "snap, pool-formed or unclaimed", "pool": "pool-won, tie or unclaimed"}
+
+
+def _unsettled(memo: dict[str, Any]) -> str | None:
+    """Why the last window's matches were left without a settling event (None if none were)."""
+    shown = memo.get("shown")
+    if shown and shown["kinds"]:
+        kind = sorted(shown["kinds"])[-1]  # "snap" before "pool", for the message
+        return (
+            f"the {'Snap Pool ' if kind == 'pool' else ''}match shown on turn {shown['turn']} "
+            f"was never settled (no {SETTLING_WORDS[kind]})"
+        )
+    return None
+
+
+def _settled(context: TraceContext, before: Mapping[str, list[str]], event: Event) -> str | None:
+    """Every match shown when a window opens is settled by an event of its own turn: a turn
+    notes what the table shows after it (after a Speed Snap turn's last card); the next
+    turn, or the game's end, finds that noted match settled, else names it."""
+    memo, t, e = context.memo, event.type, event.data
+    if context.options.get("forfeits"):
+        return None  # nobody calls: a forfeit settles itself (checked below)
+    if t == "turn":
+        shown = memo.get("shown")
+        if shown is not None and shown["turn"] != e["turn"]:
+            problem = _unsettled(memo)
+            if problem:
+                return problem
+        after = {k: list(v) for k, v in before.items()}  # the turned card's one move
+        for move in e.get("moves", []):
+            del after.setdefault(move["from"], [])[-len(move["cards"]) :]
+            after.setdefault(move["to"], []).extend(move["cards"])
+        central = context.options.get("layout") == "central"
+        kinds = {"snap"} if _tops_match(after, context.cards, central) else set()
+        if _pool_matches(after, context.cards, central):
+            kinds.add("pool")
+        memo["shown"] = {"turn": e["turn"], "kinds": kinds}
+    elif t == "game-over":
+        return _unsettled(memo)
+    else:
+        shown = memo.get("shown")
+        if shown is not None and e.get("turn") == shown["turn"]:
+            for kind in list(shown["kinds"]):
+                if t in SETTLES[kind] or (t in ("unclaimed", "tie") and e.get("kind") == kind):
+                    shown["kinds"].discard(kind)
+    return None
+
+
 def check_event(context: TraceContext, before: Mapping[str, list[str]], event: Event) -> str | None:
     """Why a trace event breaks Snap's rules (None if it is legal): used by trace checking."""
+    problem = _settled(context, before, event)
+    if problem:
+        return problem
     cards, options, memo = context.cards, context.options, context.memo
     t, e = event.type, event.data
     central = options.get("layout") == "central"

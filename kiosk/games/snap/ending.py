@@ -37,11 +37,16 @@ def check_out(s: SnapState, events: list[Event] | None) -> None:
     out_at_once(s, gone, events)
 
 
-def out_at_once(s: SnapState, gone: list[int], events: list[Event] | None) -> None:
+def go_out(s: SnapState, gone: list[int], events: list[Event] | None) -> None:
     """W card rule 6: who has lost all his cards is out at once (docs/rules/snap.md)."""
     for p in gone:
         s.out[p] = True
         add_event(events, "out", {"player": p, "why": "no cards"})
+
+
+def out_at_once(s: SnapState, gone: list[int], events: list[Event] | None) -> None:
+    """Everyone in ``gone`` is out at once (:func:`go_out`), then perhaps the end."""
+    go_out(s, gone, events)
     check_end(s, events, gone)
 
 

@@ -17,8 +17,8 @@ from typing import Any
 
 from kiosk.games.cards import Card
 from kiosk.games.core import Event, IllegalAction
-from kiosk.games.snap.calls import human_call, open_window, reaction, settle
-from kiosk.games.snap.ending import active, check_end, held, next_active, out_at_once
+from kiosk.games.snap.calls import human_call, open_window, reaction, settle, unclaimed_at_end
+from kiosk.games.snap.ending import active, check_end, go_out, held, next_active, out_at_once
 from kiosk.games.snap.options import ACTION_TYPES, SnapOptions
 from kiosk.games.snap.state import SnapState, add_event, deal
 
@@ -156,9 +156,13 @@ def _do_turn(s: SnapState, player: int, events: list[Event] | None) -> None:
             _forfeit(s, p, events)
         s.last_turner = p
         if s.central and not s.down[p]:  # Easy Snap: the last card played, nothing left
-            out_at_once(s, [p], events)
-            if s.over:
+            if len(active(s)) <= 2:  # one other left: the game is over before any call
+                unclaimed_at_end(s, events)
+                out_at_once(s, [p], events)
                 return
+            # others play on: this card's window opens below and is settled like any
+            # other, and the kiosk bound waits for it (docs/rules/snap.md, "Running out")
+            go_out(s, [p], events)
     q = s.last_turner + 1
     if q == o.players:
         q = 0

@@ -13,7 +13,7 @@ __all__ = ["create_app"]
 
 def __getattr__(name: str) -> Any:
     if name == "create_app":
-        from kiosk.app import create_app
+        from kiosk.app import create_app  # on first use: `import kiosk.games` loads no Flask
 
         return create_app
     raise AttributeError(f"module 'kiosk' has no attribute {name!r}")

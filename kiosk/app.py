@@ -7,6 +7,7 @@ from typing import Any
 
 from flask import Flask
 
+from kiosk import web
 from kiosk.config import DEFAULTS, DEV_SECRET, ROOT, from_environment
 
 
@@ -30,8 +31,6 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
             "set KIOSK_SECRET_KEY to a long random string (or use `kiosk run`, which makes "
             "one for the process)."
         )
-
-    from kiosk import web
 
     web.init_app(app)
     return app

@@ -46,7 +46,15 @@ DEFAULTS: dict[str, Any] = {
     "INSIGHTS_DB": "",
     "INSIGHTS_FLUSH_SECONDS": 5,
     "CURATOR_PASSWORD": "",
+    # For tests only (never read from the environment): a fixed nonce deals every game the
+    # same; a lower bound on Snap's turns; the computer players' pace in ms (Snap's, and the
+    # turn games'). None: the kiosk's own (a random nonce, the games' bounds and paces).
+    "PLAY_NONCE": None,
+    "PLAY_MAX_TURNS": None,
+    "PLAY_PACE_MS": None,
+    "PLAY_MORE_PACE_MS": None,
 }
+TEST_ONLY = frozenset({"PLAY_NONCE", "PLAY_MAX_TURNS", "PLAY_PACE_MS", "PLAY_MORE_PACE_MS"})
 
 _TRUE = {"1", "true", "yes", "on"}
 
@@ -106,6 +114,8 @@ def from_environment(environ: os._Environ[str] | dict[str, str] | None = None) -
     environ = os.environ if environ is None else environ
     found: dict[str, Any] = {}
     for name, default in DEFAULTS.items():
+        if name in TEST_ONLY:
+            continue
         key = name if name.startswith("KIOSK_") else f"KIOSK_{name}"
         if key in environ:
             found[name] = _coerce(default, environ[key], key)

@@ -13,11 +13,10 @@ import pytest
 from bs4 import BeautifulSoup
 
 from kiosk.catalogue import Catalogue
-from kiosk.catalogue.decks import card_name
+from kiosk.catalogue.decks import card_name, game_deck
 from kiosk.catalogue.schema import CardFace
 from kiosk.config import ROOT
 from kiosk.web.cardfaces import face_title
-from kiosk.web.play import happy_families as pf
 
 SNAPSHOT = Catalogue(ROOT / "content").current()
 TWIZZLES = SNAPSHOT.sets["twizzles-happy-families"].record
@@ -94,7 +93,7 @@ def test_the_drawing_says_the_plain_name(client):
 
 
 def test_the_happy_families_table_asks_for_the_plain_name():
-    names = [card.name for card in pf.deck_of(TWIZZLES)]
+    names = [card.name for card in game_deck(TWIZZLES, "happy-families")]
     assert "Sally Cross's second card" in names
     assert "Broomstick Man's fourth card" in names
     assert not [name for name in names if PLACEHOLDER.search(name)]

@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 from collections import Counter
-from pathlib import Path
 
 import pytest
+from fixture_content import GOOD
 
 from kiosk.catalogue.decks import deck_for, flagged_faces, match_key
 from kiosk.catalogue.schema import SetRecord
 from kiosk.catalogue.store import Catalogue
 from kiosk.games.cards import standard_deck
-
-GOOD = Path(__file__).parent / "fixtures" / "catalogue" / "good"
 
 
 @pytest.fixture(scope="module")

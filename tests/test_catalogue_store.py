@@ -9,12 +9,12 @@ from dataclasses import FrozenInstanceError
 from pathlib import Path
 
 import pytest
+from fixture_content import GOOD
 
 from kiosk.catalogue import store
 from kiosk.catalogue.store import Catalogue, Entry, Snapshot
 from kiosk.config import ROOT
 
-GOOD = Path(__file__).parent / "fixtures" / "catalogue" / "good"
 OLD_NS = 1_600_000_000 * 10**9  # well in the past: not "racy"
 
 

@@ -7,16 +7,13 @@ from pathlib import Path
 
 import pytest
 import yaml
+from fixture_content import BROKEN, GOOD
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kiosk.catalogue.read import read_text
 from kiosk.catalogue.store import Catalogue
 from kiosk.catalogue.validate import dotted, image_problem, validate_source
-
-FIXTURES = Path(__file__).parent / "fixtures" / "catalogue"
-GOOD = FIXTURES / "good"
-BROKEN = FIXTURES / "broken"
 
 
 def content_with(case: str | None, tmp_path: Path) -> Path:

@@ -7,13 +7,10 @@ import shutil
 from pathlib import Path
 
 from click.testing import CliRunner
+from fixture_content import BROKEN, GOOD
 
 from kiosk.commands.check import check
 from kiosk.config import ROOT
-
-FIXTURES = Path(__file__).parent / "fixtures" / "catalogue"
-GOOD = FIXTURES / "good"
-BROKEN = FIXTURES / "broken"
 
 
 def broken_tree(tmp_path: Path, *cases: str) -> Path:

@@ -8,13 +8,12 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from fixture_content import GOOD
 from game_files import words_yaml
 
 from kiosk.catalogue.store import Catalogue
 from kiosk.catalogue.terms import find_term, is_vague
 from kiosk.commands.check import check
-
-GOOD = Path(__file__).parent / "fixtures" / "catalogue" / "good"
 
 
 def a_set(cards: str, extra: str = "", body: str = "Text.") -> str:

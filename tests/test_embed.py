@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import shutil
+
 import pytest
 from bs4 import BeautifulSoup
+from fixture_content import GOOD
 
+from kiosk import create_app
+from kiosk.config import ROOT
 from kiosk.web.embed import EmbedMiddleware
 
 PAGES = [
@@ -54,6 +59,35 @@ def test_url_for_links_stay_in_the_embed(client, path):
     nav = [a["href"] for a in frame.select("a[href^='/']")]
     inside = [href for href in nav if href.startswith("/embed/")]
     assert len(inside) >= len(nav) / 2, (path, nav)
+
+
+def test_content_links_and_pictures_stay_in_the_embed(tmp_path):
+    """A curator's root-relative link and picture in markdown are served under /embed/ inside an
+    embed (the picture is served there too), and stay as written on the kiosk's own page."""
+    content = tmp_path / "content"
+    shutil.copytree(ROOT / "content", content)
+    (content / "images").mkdir()
+    png = GOOD / "images" / "box.png"
+    shutil.copy(png, content / "images" / "box.png")
+    about = content / "pages" / "about.md"
+    about.write_text(about.read_text() + "\n![The closed case.](images/box.png)\n")
+    client = create_app({"TESTING": True, "CONTENT_DIR": str(content)}).test_client()
+
+    frame = soup(client.get("/embed/pages/about")).select_one(".prose")
+    links = [a["href"] for a in frame.select("a[href^='/']")]
+    assert "/embed/notes/golliwog" in links
+    assert all(href.startswith("/embed/") for href in links), links
+    src = frame.select_one("img")["src"]
+    assert src == "/embed/media/images/box.png"
+    with client.get(src) as embedded, client.get(src.removeprefix("/embed")) as plain:
+        assert embedded.status_code == plain.status_code == 200
+        assert embedded.get_data() == plain.get_data() == png.read_bytes()
+    with client.get("/embed/notes/golliwog") as note:
+        assert note.status_code == 200
+
+    page = soup(client.get("/pages/about")).select_one(".prose")
+    assert "/notes/golliwog" in [a["href"] for a in page.select("a[href^='/']")]
+    assert page.select_one("img")["src"] == "/media/images/box.png"
 
 
 def test_embed_turns_htmx_history_off_and_loads_the_height_script(client):

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 from click.testing import CliRunner
+from fixture_content import GOOD
 
 from kiosk import create_app
 from kiosk.catalogue.looks import EMBLEM_ORDER, PALETTE, Look, colour_problem, set_looks
@@ -18,7 +19,6 @@ from kiosk.commands.check import check
 from kiosk.config import ROOT
 from kiosk.web.cardfaces import emblem_svg
 
-GOOD = Path(__file__).parent / "fixtures" / "catalogue" / "good"
 GALLERY = ROOT / "test-artifacts" / "emblems.html"
 
 

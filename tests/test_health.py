@@ -6,14 +6,11 @@ import shutil
 from pathlib import Path
 
 import pytest
+from fixture_content import BROKEN, GOOD
 from flask import Flask
 
 from kiosk import create_app
 from kiosk.web import content, health
-
-FIXTURES = Path(__file__).parent / "fixtures" / "catalogue"
-GOOD = FIXTURES / "good"
-BROKEN = FIXTURES / "broken"
 
 
 def make_app(content_dir: Path) -> Flask:

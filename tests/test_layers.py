@@ -1,18 +1,31 @@
-"""The layers hold at import time: engines and catalogue load without Flask."""
+"""The layers hold at import time: engines and catalogue load without Flask; no import cycle
+in kiosk.web, even through an import inside a function; such an import says why it is there."""
 
 from __future__ import annotations
 
+import ast
+import io
+import itertools
+import re
 import subprocess
 import sys
+import tokenize
+from pathlib import Path
 
 import pytest
 
-from kiosk.games.registry import ENGINES
+from kiosk.games.registry import BUILT_IN
 
 
 @pytest.mark.parametrize(
     "module",
-    [*ENGINES.values(), "kiosk.games.simulate", "kiosk.catalogue.store", "kiosk.catalogue.looks"],
+    [
+        *BUILT_IN,
+        "kiosk.games.simulate",
+        "kiosk.catalogue.store",
+        "kiosk.catalogue.looks",
+        "kiosk.cli",  # Flask is imported by the commands that need it (kiosk run, kiosk insights)
+    ],
 )
 def test_module_loads_without_flask(module: str):
     code = (
@@ -28,3 +41,185 @@ def test_create_app_is_still_importable_from_the_package():
     from kiosk import create_app
 
     assert create_app({"TESTING": True, "SECRET_KEY": "x"}).name == "kiosk"
+
+
+# ------------------------------------------------------------------ imports, read with ast
+
+KIOSK = Path(__file__).resolve().parent.parent / "kiosk"
+PRAGMA = re.compile(r"\b(noqa|type:\s*ignore|pragma|fmt:|isort:)\b.*", re.IGNORECASE)
+
+
+def _modules() -> dict[str, Path]:
+    """Every module of the kiosk package by dotted name (a package by its own name)."""
+    found = {}
+    for path in sorted(KIOSK.rglob("*.py")):
+        if "vendor" in path.parts or "static" in path.relative_to(KIOSK).parts:
+            continue
+        parts = path.relative_to(KIOSK.parent).with_suffix("").parts
+        found[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return found
+
+
+MODULES = _modules()
+
+
+def _local_nodes(tree: ast.AST) -> set[int]:
+    """The ids of the import statements inside a function (run when it is called)."""
+    return {
+        id(node)
+        for function in ast.walk(tree)
+        if isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef)
+        for node in ast.walk(function)
+        if isinstance(node, ast.Import | ast.ImportFrom)
+    }
+
+
+def _type_only_nodes(tree: ast.Module) -> set[int]:
+    """The ids of the imports under ``if TYPE_CHECKING:``: never run."""
+    return {
+        id(node)
+        for block in tree.body
+        if isinstance(block, ast.If) and "TYPE_CHECKING" in ast.unparse(block.test)
+        for node in ast.walk(block)
+        if isinstance(node, ast.Import | ast.ImportFrom)
+    }
+
+
+def _imported(module: str, node: ast.Import | ast.ImportFrom) -> set[str]:
+    """The kiosk modules one statement imports: ``from kiosk.web import content`` is
+    kiosk.web.content; ``from kiosk.web.embed import PREFIX`` is kiosk.web.embed."""
+    is_package = MODULES[module].name == "__init__.py"
+    if isinstance(node, ast.Import):
+        names = [alias.name for alias in node.names]
+    else:
+        base = node.module or ""
+        if node.level:
+            package = module.split(".")[: len(module.split(".")) - node.level + is_package]
+            base = ".".join([*package, base] if base else package)
+        names = [f"{base}.{a.name}" if f"{base}.{a.name}" in MODULES else base for a in node.names]
+    out = set()
+    for name in names:
+        while name and name not in MODULES:
+            name = name.rpartition(".")[0]  # a name defined in a module: the module
+        if name and name != module:
+            out.add(name)
+    return out
+
+
+def _graph() -> dict[str, dict[str, int]]:
+    """module -> {imported module: line}, module-level and function-local imports alike."""
+    graph: dict[str, dict[str, int]] = {}
+    for module, path in MODULES.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        skipped = _type_only_nodes(tree)
+        edges = graph.setdefault(module, {})
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import | ast.ImportFrom) and id(node) not in skipped:
+                for name in _imported(module, node):
+                    edges.setdefault(name, node.lineno)
+    return graph
+
+
+def _cycles(graph: dict[str, dict[str, int]]) -> list[tuple[set[str], list[str]]]:
+    """Each strongly connected set of two or more modules, and one cycle through it."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[tuple[set[str], list[str]]] = []
+
+    def visit(v: str) -> None:  # Tarjan's algorithm
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in graph.get(v, {}):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = {stack.pop()}
+            while v not in component:
+                component.add(stack.pop())
+            if len(component) > 1:
+                found.append((component, _one_cycle(graph, component)))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def _one_cycle(graph: dict[str, dict[str, int]], component: set[str]) -> list[str]:
+    """A shortest way round from the component's first module back to itself."""
+    start = min(component)
+    paths = {start: [start]}
+    queue = [start]
+    while queue:
+        v = queue.pop(0)
+        for w in sorted(graph[v]):
+            if w == start:
+                return [*paths[v], start]
+            if w in component and w not in paths:
+                paths[w] = [*paths[v], w]
+                queue.append(w)
+    raise AssertionError(component)  # a strongly connected set always has a way round
+
+
+def _shown(graph: dict[str, dict[str, int]], cycle: list[str]) -> str:
+    """``a (line 3) -> b (line 9) -> a``: each module, and the line that imports the next."""
+    steps = [f"{a} (line {graph[a][b]})" for a, b in itertools.pairwise(cycle)]
+    return " -> ".join([*steps, cycle[-1]])
+
+
+def test_the_import_graph_is_read_as_python_runs_it():
+    graph = _graph()
+    assert "kiosk.web.modes" in graph["kiosk.web.content"]
+    assert "kiosk.web.embed" in graph["kiosk.web.teach"]  # a name from a module
+    assert "kiosk.web.content" in graph["kiosk.web.pages"]  # a module from a package
+    assert "kiosk.web.attract" in graph["kiosk.web"]  # a function-local import
+    made_up = {"a": {"b": 1}, "b": {"c": 2}, "c": {"a": 3, "d": 4}, "d": {}}
+    assert _cycles(made_up) == [({"a", "b", "c"}, ["a", "b", "c", "a"])]
+
+
+def test_no_import_cycle_in_kiosk_web_even_through_function_local_imports():
+    """A function-local import that hides a cycle is still a cycle: none among kiosk.web's
+    modules (``lint-imports`` holds its packages to the same)."""
+    web = {m: e for m, e in _graph().items() if m == "kiosk.web" or m.startswith("kiosk.web.")}
+    graph = {m: {n: line for n, line in e.items() if n in web} for m, e in web.items()}
+    cycles = _cycles(graph)
+    assert not cycles, "import cycles:\n" + "\n".join(
+        f"{', '.join(sorted(tangle))} import each other, e.g. {_shown(graph, cycle)}"
+        for tangle, cycle in cycles
+    )
+
+
+def _comments(source: str) -> dict[int, str]:
+    """Line number -> its comment's text, pragmas (noqa, type: ignore…) left out."""
+    out = {}
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if token.type == tokenize.COMMENT:
+            text = PRAGMA.sub("", token.string.lstrip("#")).strip()
+            if text:
+                out[token.start[0]] = text
+    return out
+
+
+def test_each_function_local_import_says_why_it_is_not_at_the_top():
+    """An import inside a function has a reason (a light package, an optional or heavy
+    dependency) written in a comment on its line; any other import is at the top."""
+    unexplained = []
+    for path in MODULES.values():
+        source = path.read_text(encoding="utf-8")
+        tree = ast.parse(source)
+        comments = _comments(source)
+        local = _local_nodes(tree)
+        for node in ast.walk(tree):
+            if id(node) in local and isinstance(node, ast.Import | ast.ImportFrom):
+                lines = range(node.lineno, (node.end_lineno or node.lineno) + 1)
+                if not any(len(comments.get(n, "").split()) >= 3 for n in lines):
+                    where = path.relative_to(KIOSK.parent)
+                    unexplained.append(f"{where}:{node.lineno}: {ast.unparse(node)}")
+    assert not unexplained, (
+        "function-local imports without a reason in a comment on the line (move them to the"
+        " top, or say why not):\n" + "\n".join(unexplained)
+    )

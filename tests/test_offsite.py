@@ -14,6 +14,7 @@ from markupsafe import Markup
 from kiosk import create_app
 from kiosk.catalogue.render import render_markdown
 from kiosk.web import content, offsite
+from kiosk.web.modes import EMBED_KEY
 
 
 @pytest.fixture
@@ -314,6 +315,108 @@ def test_filter_rewrites_in_kiosk_mode(kiosk_app):
         out = offsite.offsite_filter(html)
         assert offsite.offsite_filter(None) == ""
     assert isinstance(out, Markup) and "<a" not in out and "offsite__qr" in out
+
+
+# ----------------------------------------------------------------- inside an embed
+
+
+def embedded(app, mount: str = "/embed"):
+    """A request context as the embed middleware leaves it: mounted at ``mount``, marked."""
+    return app.test_request_context(
+        "/pages/about", base_url=f"http://localhost{mount}", environ_overrides={EMBED_KEY: True}
+    )
+
+
+@pytest.mark.parametrize(
+    ("url", "out"),
+    [
+        ("/notes/golliwog", "/embed/notes/golliwog"),
+        ("/notes/golliwog?a=1#top", "/embed/notes/golliwog?a=1#top"),
+        ("/", "/embed/"),
+        ("  /sets/\n", "/embed/sets/"),  # as a browser reads it
+        ("/media/images/box.png", "/embed/media/images/box.png"),  # served there too
+        ("/static/css/kiosk.css", "/embed/static/css/kiosk.css"),
+        ("/embedded", "/embed/embedded"),  # not the embed, only a name like it
+        ("/embed", "/embed"),
+        ("/embed/notes/golliwog", "/embed/notes/golliwog"),
+        ("/embed?x=1", "/embed?x=1"),
+        ("/embed#main", "/embed#main"),
+        ("notes/golliwog", "notes/golliwog"),
+        ("#cards", "#cards"),
+        ("?view=road-up", "?view=road-up"),
+        ("", ""),
+        ("//evil.example/", "//evil.example/"),
+        ("/\\evil.example/", "/\\evil.example/"),
+        ("https://example.org/notes", "https://example.org/notes"),
+        ("mailto:visits@example.org", "mailto:visits@example.org"),
+    ],
+)
+def test_mounted(url, out):
+    assert offsite.mounted(url, "/embed") == out
+    assert offsite.mounted(url, "") == url
+
+
+CONTENT = (
+    '<p>Our <a href="/notes/golliwog" rel="noopener noreferrer">note</a>, '
+    '<a href="/embed/sets/">sets</a>, <a href="#cards">cards</a>, <a href="games/">games</a>, '
+    '<a href="//evil.example/">far</a>, <a href="https://example.org/a?b=1&amp;c=2">out</a>.</p>'
+    '<figure><img src="/media/images/box.png" alt="The box"></figure>'
+)
+MOUNTED = (
+    '<p>Our <a href="/embed/notes/golliwog" rel="noopener noreferrer">note</a>, '
+    '<a href="/embed/sets/">sets</a>, <a href="#cards">cards</a>, <a href="games/">games</a>, '
+    '<a href="//evil.example/">far</a>, <a href="https://example.org/a?b=1&amp;c=2">out</a>.</p>'
+    '<figure><img src="/embed/media/images/box.png" alt="The box"></figure>'
+)
+
+
+def test_filter_mounts_root_relative_links_in_an_embed(normal_app):
+    """Only the same-site root-relative addresses change; nothing else does."""
+    with embedded(normal_app):
+        assert str(offsite.offsite_filter(CONTENT)) == MOUNTED
+    with embedded(normal_app, "/kiosk/embed"):  # request.script_root, whatever it is
+        out = str(offsite.offsite_filter(CONTENT))
+    assert 'href="/kiosk/embed/notes/golliwog"' in out
+    assert 'src="/kiosk/embed/media/images/box.png"' in out
+
+
+def test_filter_leaves_links_alone_outside_an_embed(normal_app):
+    with normal_app.test_request_context("/pages/about"):
+        assert str(offsite.offsite_filter(CONTENT)) == CONTENT
+    with normal_app.test_request_context("/pages/about", base_url="http://localhost/kiosk"):
+        assert str(offsite.offsite_filter(CONTENT)) == CONTENT, "a mount is not an embed"
+
+
+def test_filter_in_kiosk_mode_inside_an_embed_does_both(kiosk_app):
+    with embedded(kiosk_app):
+        page = soup(str(offsite.offsite_filter(CONTENT)))
+    assert [a["href"] for a in page.find_all("a")] == [
+        "/embed/notes/golliwog",
+        "/embed/sets/",
+        "#cards",
+        "games/",
+    ]
+    assert page.select_one(".offsite__url").get_text() == "https://example.org/a?b=1&c=2"
+    assert page.find("img")["src"] == "/embed/media/images/box.png"
+
+
+def test_every_rendered_body_is_only_mounted_in_an_embed(normal_app):
+    """The real content inside an embed: its root-relative links, and nothing else, change."""
+    with normal_app.app_context():
+        snapshot = content.current()
+        bodies = {
+            entry.record.key: entry.html
+            for kind in (snapshot.sets, snapshot.games, snapshot.notes, snapshot.pages)
+            for entry in kind.values()
+            if entry.html
+        }
+    assert any('href="/notes/golliwog"' in body for body in bodies.values())
+    with embedded(normal_app):
+        for body in bodies.values():
+            expected = re.sub(r'((?:href|src)=")/(?![/\\]|embed(?=[/?#"]))', r"\1/embed/", body)
+            assert str(offsite.offsite_filter(body)) == expected
+        about = str(offsite.offsite_filter(bodies["about"]))
+    assert 'href="/embed/notes/golliwog"' in about and 'href="/notes/' not in about
 
 
 def test_filter_is_registered_for_templates(kiosk_app):

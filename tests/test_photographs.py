@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
+from fixture_content import GOOD
 
 from kiosk import create_app
 from kiosk.config import ROOT
 
-PNG = Path(__file__).parent / "fixtures" / "catalogue" / "good" / "images" / "box.png"
+PNG = GOOD / "images" / "box.png"
 ROAD_UP = (
     "    caption: A man drilling the road.\n"
     "    image:\n      src: images/road-up.png\n      alt: The Road Up! card, photographed.\n"

@@ -26,7 +26,7 @@ GAMES: dict[str, tuple[str, str, dict[str, str], dict[str, str]]] = {
     ),
     "snitchems": ("snitchems-1797", "/sets/snitchems-1797/play/snitchems", {}, {"move": "next"}),
 }
-STEPPED = [game for game in GAMES if flow.GAMES[game].stepped]
+STEPPED = [game for game in GAMES if flow.games()[game].stepped]
 
 
 @pytest.fixture
@@ -144,13 +144,13 @@ def test_another_sets_token_is_named_so(app, client, game):
     page = started(client, game)
     with app.test_request_context():
         record = tokens.load(fields(page)["token"], game)
-        moved = tokens.dump(tokens.GameRecord(**{**record.__dict__, "set_slug": "elsewhere"}))
+        moved = tokens.dump(tokens.PlayRecord(**{**record.__dict__, "set_slug": "elsewhere"}))
     response = tap(client, game, page, token=moved)
     assert response.status_code == 400
     assert "belongs to another set of cards" in soup(response).get_text()
 
 
-def record_of(app, page: BeautifulSoup, game: str) -> tokens.GameRecord:
+def record_of(app, page: BeautifulSoup, game: str) -> tokens.PlayRecord:
     """The game record in a page's token (tokens made a second apart differ in their stamp)."""
     with app.test_request_context():
         return tokens.load(fields(page)["token"], game)
@@ -159,7 +159,7 @@ def record_of(app, page: BeautifulSoup, game: str) -> tokens.GameRecord:
 @pytest.mark.parametrize("game", GAMES)
 def test_a_button_not_of_the_game_is_400_with_the_table(app, client, game):
     page = started(client, game)
-    field = flow.GAMES[game].field
+    field = flow.games()[game].field
     response = tap(client, game, page, **{field: "explode"})
     assert response.status_code == 400
     assert flow.NOT_A_BUTTON in status(response)

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from bs4 import BeautifulSoup
+from game_files import shipped_levels
 
 from kiosk import create_app
 from kiosk.catalogue.schema import CardFace
@@ -19,6 +20,13 @@ from kiosk.web.play import flow
 from kiosk.web.play import happy_families as pf
 
 TWIZZLES = "twizzles-happy-families"
+
+
+def level_names(level: str) -> tuple[str, ...]:
+    """What the shipped game file calls a level's computer players."""
+    return next(shown for shown in shipped_levels(hf.GAME) if shown.name == level).names
+
+
 SETUP = f"/sets/{TWIZZLES}/play/happy-families"
 ACT = f"{SETUP}/act"
 
@@ -162,7 +170,7 @@ def test_cards_are_asked_for_by_family_and_name(face, spoken):
 
 def test_the_deck_is_the_recorded_families_named_as_asked(app):
     with app.app_context():
-        deck = pf.deck_of(flow.game_or_404(hf.GAME, TWIZZLES)[1])
+        deck = pf.GAME.deck(flow.game_or_404(hf.GAME, TWIZZLES)[1])
     assert len(deck) == 12
     assert {c.family for c in deck} == {"Twizzle", "Broomstick Man", "Sally Cross"}
     assert "Broomstick Man's trowel" in {c.name for c in deck}
@@ -176,7 +184,7 @@ def test_the_table_has_a_region_per_player_and_the_hand_by_family(app, client, b
     response = start(client, bots=str(bots))
     page = soup(response)
     regions = [page.find(id=s["aria-labelledby"]).get_text() for s in page.select("section.seat")]
-    assert regions == [*pf.BOT_NAMES["remembering"][:bots], "You"]
+    assert regions == [*level_names("remembering")[:bots], "You"]
     status = page.find(id="game-status")
     assert status["role"] == "status" and status["aria-live"] == "polite"
     state = game_of(app, response).state
@@ -493,7 +501,7 @@ def test_a_signed_record_that_makes_no_game_is_the_friendly_400(app, client, cha
     response = start(client)
     with app.test_request_context():
         record = tokens.load(fields(response)["token"], hf.GAME)
-        token = tokens.dump(tokens.GameRecord(**{**record.__dict__, **change}))
+        token = tokens.dump(tokens.PlayRecord(**{**record.__dict__, **change}))
     bad = client.post(ACT, data={"token": token, "step": "0", "move": "next"})
     assert bad.status_code == 400
     assert words in bad.get_data(as_text=True)
@@ -562,7 +570,7 @@ def test_running_out_of_cards_is_said_in_good_english(app, client, player, said)
 
 def bots_game(asks: int) -> hf.State:
     """A game of computer players only, ``asks`` asks in, its seats named as the visitor's are."""
-    options = hf.options_for(players=3, names=pf.bot_names("forgetful", 2))
+    options = hf.options_for(players=3, names=["You", *level_names("forgetful")[:2]])
     state, _ = hf.new_game(None, options, seed=7)
     for n in range(asks):
         if hf.is_over(state):
@@ -579,7 +587,7 @@ def test_the_live_words_are_the_games_words_said_to_the_visitor():
     asks = [e for e in state.events if e.type == "ask"]
     assert asks and all(
         hfw.phrases.words(e, hearer).startswith(
-            ("You ask ", *(f"{n} asks " for n in pf.BOT_NAMES["forgetful"]))
+            ("You ask ", *(f"{n} asks " for n in level_names("forgetful")))
         )
         for e in asks
     )

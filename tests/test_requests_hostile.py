@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
+from fixture_content import GOOD
 
 from kiosk import create_app
 from kiosk.catalogue.render import render_markdown
@@ -17,7 +18,6 @@ from kiosk.config import from_environment
 from kiosk.web import offsite, security
 
 ROOT = Path(__file__).resolve().parent.parent
-GOOD = Path(__file__).parent / "fixtures" / "catalogue" / "good"
 FLAGGED = "/sets/misc-869-1986?view=golly-oh-golly"
 
 

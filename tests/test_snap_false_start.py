@@ -82,7 +82,7 @@ def live(page: BeautifulSoup, button_id: str) -> bool:
     return button is not None and not button.has_attr("disabled")
 
 
-def record_of(client, page: BeautifulSoup) -> tokens.GameRecord:
+def record_of(client, page: BeautifulSoup) -> tokens.PlayRecord:
     with client.application.app_context():
         return tokens.load(page.find("input", attrs={"name": "token"})["value"], snap.GAME)
 

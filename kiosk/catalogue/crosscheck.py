@@ -11,10 +11,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from kiosk.catalogue.decks import unplayable
 from kiosk.catalogue.problems import Problem
 from kiosk.catalogue.read import KeyPath, SourceFile
 from kiosk.catalogue.schema import AnyRecord, Image, SetRecord, TermsRecord, dotted
 from kiosk.catalogue.terms import DEFAULT_TERMS, find_term
+from kiosk.games import registry
 
 
 @dataclass(frozen=True)
@@ -183,7 +185,8 @@ def game_warnings(checked: list[Checked], engines: dict[str, str]) -> list[Probl
         if not isinstance(record, SetRecord):
             continue
         for i, slug in enumerate(record.games):
-            why = unplayable(record, engines.get(slug, ""))
+            engine = engines.get(slug)
+            why = unplayable(record, engine) if engine in registry.games() else None
             if why:
                 line, col = item.source.position(("games", i))
                 found.append(
@@ -194,22 +197,28 @@ def game_warnings(checked: list[Checked], engines: dict[str, str]) -> list[Probl
     return found
 
 
-def unplayable(record: SetRecord, engine: str) -> str | None:
-    """Why ``engine`` cannot play this set's deck (a dead end for a visitor), or None."""
-    if engine == "snitchems" and record.deck != "standard-52":
-        return (
-            "needs a standard pack of 52, so the kiosk does not offer it: write"
-            " deck: standard-52, or remove the game"
-        )
-    if engine == "happy-families":
-        from kiosk.catalogue.decks import deck_for
-        from kiosk.games.happy_families import playable_deck
-
-        families = {c.family for c in playable_deck(deck_for(record))}
-        if len(families) < 2:
-            return (
-                "needs at least two complete families of four cards (each card with"
-                " family:, none flagged or missing), so the kiosk does not offer it: remove"
-                " the game, or record the families"
-            )
-    return None
+def own_rules_problems(checked: list[Checked], engines: dict[str, str]) -> dict[str, list[Problem]]:
+    """A set's ``own_rules`` must name a game it lists and a rule variant of that game."""
+    found: dict[str, list[Problem]] = {}
+    for item in checked:
+        record = item.record
+        if not isinstance(record, SetRecord):
+            continue
+        for game, variant in record.own_rules.items():
+            engine = engines.get(game)
+            if game in record.games and engine not in registry.games():
+                continue  # the game's file cannot be read: its own problem says so
+            if game not in record.games:
+                listed = ", ".join(record.games) or "none"
+                why = f"own_rules.{game}: '{game}' is not one of this set's games ({listed})"
+                loc: KeyPath = ("own_rules", game)
+            elif variant not in registry.engine(engine).VARIANTS:
+                known = ", ".join(registry.engine(engine).VARIANTS)
+                why = f"own_rules.{game}: '{variant}' is not a rule variant of {game}"
+                why += f" (known: {known})"
+                loc = ("own_rules", game)
+            else:
+                continue
+            line, col = item.source.position(loc)
+            found.setdefault(item.rel, []).append(Problem(item.source.path, line, col, why))
+    return found

@@ -12,7 +12,9 @@ drawings' titles and every picture's alt text.
 from __future__ import annotations
 
 from kiosk.catalogue.schema import CardFace, SetRecord
+from kiosk.games import registry
 from kiosk.games.cards import Card, standard_deck
+from kiosk.games.core import DeckRefused
 
 
 def flagged_faces(set_record: SetRecord) -> list[CardFace]:
@@ -66,6 +68,23 @@ def deck_for(set_record: SetRecord, include_flagged: bool = False) -> list[Card]
                     family=face.family,
                     rank=face.rank,
                     face=f"{set_record.key}/{face.key}",
+                    role=face.role,
                 )
             )
     return deck
+
+
+def game_deck(set_record: SetRecord, game: str) -> list[Card]:
+    """The deck ``game`` deals from the set's playable cards (flagged ones always out), by the
+    game's own recipe: the one answer to "can this set play this game, with which deck"
+    (raises DeckRefused, saying why not in a curator's words)."""
+    return registry.game(game).deck(deck_for(set_record, include_flagged=False))
+
+
+def unplayable(set_record: SetRecord, game: str) -> str | None:
+    """Why ``game`` cannot be played with this set's cards, or None when it can."""
+    try:
+        game_deck(set_record, game)
+    except DeckRefused as refused:
+        return str(refused)
+    return None

@@ -32,6 +32,13 @@ class ShownLevel:
     name: str
     title: str
     description: str
+    names: tuple[str, ...] = ()  # what its computer players are called at the table
+
+    def player_names(self, count: int) -> list[str]:
+        """Names for ``count`` computer players of this level, in seat order: the game file's,
+        then (if it gives too few, or none) the level's title with a number."""
+        named = list(self.names[:count])
+        return named + [f"{self.title} {n + 1}" for n in range(len(named), count)]
 
 
 def game_record(records: Iterable[object], engine: str) -> GameRecord | None:
@@ -70,6 +77,7 @@ def shown_levels(record: GameRecord | None, engine: ModuleType) -> list[ShownLev
             name,
             written[name].title if name in written else _fallback(name),
             written[name].description if name in written else "",
+            tuple(written[name].names) if name in written else (),
         )
         for name in engine.LEVELS
     ]

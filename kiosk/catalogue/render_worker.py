@@ -11,6 +11,8 @@ import json
 import resource
 import sys
 
+from kiosk.catalogue.render import render_markdown
+
 
 def limit_memory(cap: int) -> None:
     """Cap this process's address space (never raising a limit that is already lower)."""
@@ -23,8 +25,6 @@ def limit_memory(cap: int) -> None:
 
 def serve(stdin=sys.stdin.buffer, stdout=sys.stdout.buffer) -> None:
     """Answer each job line with ``{"html": ...}`` or ``{"error": <exception name>}``."""
-    from kiosk.catalogue.render import render_markdown
-
     for line in stdin:
         try:
             text, prefix = json.loads(line)

@@ -8,10 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from kiosk.catalogue import scenarios
 from kiosk.catalogue.crosscheck import Checked
+from kiosk.catalogue.decks import deck_for
 from kiosk.catalogue.problems import Problem
 from kiosk.catalogue.read import KeyPath
 from kiosk.catalogue.schema import ScenarioRecord, SetRecord
+from kiosk.games import registry
 
 
 def check_scenario(
@@ -21,10 +24,6 @@ def check_scenario(
 
     ``sets`` are the published sets by slug, ``engines`` the published games' engines.
     """
-    from kiosk.catalogue import scenarios
-    from kiosk.catalogue.decks import deck_for
-    from kiosk.games import registry
-
     record = item.record
     assert isinstance(record, ScenarioRecord)
     source = item.source
@@ -50,7 +49,7 @@ def check_scenario(
     if set_record is None:
         add(("deck",), f"unknown set '{record.deck}' (no file in sets/ has this slug)")
         return None, problems
-    points = scenarios.POINTS[engine_name]
+    points = scenarios.points(engine_name)
     for i, point in enumerate(record.shows):
         if point not in points:
             add(
@@ -73,7 +72,7 @@ def check_scenario(
         add(loc, message)
     if run.problems:
         return None, problems
-    required = scenarios.REQUIRED.get((engine_name, record.variant), ())
+    required = scenarios.required(engine_name, record.variant)
     if record.shows and record.variant == next(iter(module.VARIANTS)):
         required = ()  # an example of the plain game may be about one detail of it
     if not required and not record.shows:
@@ -83,11 +82,11 @@ def check_scenario(
             add(
                 ("variant",),
                 f"a {record.variant} example must show "
-                f"{points[point][1]}, and no step does: change the cards or the actions",
+                f"{points[point].words}, and no step does: change the cards or the actions",
             )
     for i, point in enumerate(record.shows):
         if point not in required and not scenarios.shown(run, point):
-            add(("shows", i), f"shows[{i}]: no step shows {points[point][1]}")
+            add(("shows", i), f"shows[{i}]: no step shows {points[point].words}")
     for n in record.steps:
         if not 1 <= n <= len(run.steps):
             where = ("steps", str(n)) if ("steps", str(n)) in source.key_positions else ("steps", n)

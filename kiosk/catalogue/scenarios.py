@@ -18,103 +18,37 @@ caption line. No Flask, no I/O here.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
 from kiosk.catalogue.read import KeyPath
-from kiosk.games import core, registry, snap
+from kiosk.games import core, registry
 from kiosk.games.cards import Card
 from kiosk.games.core import Event, GameError, apply_moves
-from kiosk.games.happy_families.words import spoken_deck
+from kiosk.games.game_type import Point
 from kiosk.games.trace import undo_moves
 
-# The seed files, as a visitor should see them named in an attribution; a text within a file
-# (``file, part``) that is not the file's object has a title of its own.
-SEED_TITLES = {
-    snap.WOOLWORTHS: "Woolworths Snap (MISC.869-1986)",
-    # found after the instruction card, but nothing ties it to that pack (issue 13)
-    f"{snap.WOOLWORTHS}, {snap.BASIC}": '"The basic rules for the game of SNAP" (a general text)',
-    "snap-diagram-group-rules.txt": "The Diagram Group, The Way to Play, p. 304",
-    "snitchems-rules.txt": "Snitch'ems card game rules, gamerules.com",
-    "twizzles-happy-families-rules.txt": "Twizzles Happy Families, rules card",
-}
 
-# Action words a curator writes (``- turn: 1``), per game, and the fields each may carry.
-ACTION_FIELDS: dict[str, dict[str, tuple[str, ...]]] = {
-    "snap": snap.ACTION_FIELDS,
-    "snitchems": registry.engine("snitchems").ACTION_FIELDS,
-    "happy-families": registry.engine("happy-families").ACTION_FIELDS,
-}
-
-# What a scenario can be checked to show, per game: point -> (test on one step, in words).
-Check = Callable[["Step"], bool]
+def seed_titles() -> dict[str, str]:
+    """The seed files (``file``, or ``file, part`` for a text within a file that is not the
+    file's object) as a visitor should see them named in an attribution: every game's own."""
+    return {
+        key: title
+        for name in registry.games()
+        for key, title in registry.game(name).sources.items()
+    }
 
 
-def _has(kind: str, test: Callable[[dict], bool] = lambda e: True) -> Check:
-    return lambda step: any(e["type"] == kind and test(e) for e in step.events)
+def points(game: str) -> dict[str, Point]:
+    """What an example of ``game`` can say it shows (``shows:``), by name."""
+    return dict(registry.game(game).scripting.points)
 
 
-POINTS: dict[str, dict[str, tuple[Check, str]]] = {
-    "snap": {
-        "snap": (_has("snap"), "a snap won"),
-        "centre-snap": (_has("snap", lambda e: e["from"] == ["centre"]), "a snap on the centre"),
-        "pool-formed": (_has("pool-formed"), "a pool formed by calls made together"),
-        "pool-won": (_has("pool-won"), "a pool won with Snap Pool"),
-        "penalty": (_has("penalty", lambda e: e["paid"] > 0), "a mistaken call paid for"),
-        "forfeit": (_has("forfeit"), "a forfeit paid"),
-        "double-forfeit": (_has("forfeit", lambda e: e["owed"] >= 2), "a double forfeit"),
-        "turn-over": (_has("turn-over"), "a face-up pile turned over"),
-        "together": (
-            lambda s: sum(e["type"] == "turn" for e in s.events) >= 2,
-            "every player turning a card at the same moment",
-        ),
-        "game-over": (_has("game-over"), "the end of the game"),
-    },
-    "snitchems": {
-        "deal": (_has("deal", lambda e: e["number"] >= 2), "a second deal"),
-        "pairing": (
-            _has("capture", lambda e: e["kind"] == "pairing" and not e["pair_royal"]),
-            "a capture by pairing",
-        ),
-        "pair-royal": (_has("capture", lambda e: e["pair_royal"]), "a pair-royal"),
-        "making-8": (_has("capture", lambda e: e["kind"] == "making-8"), "a capture making 8"),
-        "making-10": (_has("capture", lambda e: e["kind"] == "making-10"), "a capture making 10"),
-        "pairing-made": (
-            _has("capture", lambda e: e["kind"].startswith("pairing-")),
-            "a made 8 or 10 paired",
-        ),
-        "compulsory": (
-            lambda s: s.compulsory,
-            "a capture made although another card could have been laid",
-        ),
-        "sweep": (_has("sweep"), "a sweep"),
-        "last-capture": (_has("last-capture"), "the last capturer taking the table"),
-    },
-    "happy-families": {
-        "give": (_has("give"), "a card handed over"),
-        "refuse": (_has("refuse"), "a refusal passing the turn"),
-        "trick": (_has("trick", lambda e: not e["at_deal"]), "a family completed and laid down"),
-        "hand-over": (_has("hand-over"), "a whole family handed over"),
-        "game-over": (_has("game-over"), "the end of the game"),
-    },
-}
-
-# What every scenario of a variant must show, whatever else it declares.
-REQUIRED: dict[tuple[str, str], tuple[str, ...]] = {
-    ("snap", "classic"): ("snap",),
-    ("snap", "snap-pool"): ("pool-formed",),
-    ("snap", "woolworths"): ("pool-formed", "penalty"),
-    ("snap", "penalty-card-each"): ("penalty",),
-    ("snap", "penalty-face-up-to-pool"): ("penalty",),
-    ("snap", "penalty-face-down-to-pool"): ("penalty",),
-    ("snap", "forfeits"): ("forfeit",),
-    ("snap", "easy"): ("centre-snap",),
-    ("snap", "speed"): ("together",),
-    ("happy-families", "classic"): ("give", "refuse", "trick"),
-    ("happy-families", "variation"): ("hand-over",),
-}
+def required(game: str, variant: str) -> tuple[str, ...]:
+    """What every example of a variant must show, whatever else it declares."""
+    return tuple(registry.game(game).scripting.required.get(variant, ()))
 
 
 @dataclass
@@ -127,7 +61,7 @@ class Step:
     public: dict[str, Any]
     action: int | None  # index of the scripted action (None for the deal)
     text: str = ""  # what happened, in plain words, made from the events
-    compulsory: bool = False  # a capture made while another card could have been laid
+    marks: frozenset[str] = frozenset()  # what the game noted of the action (GameType)
     last_of_action: bool = False
 
     def to_json(self) -> dict[str, Any]:
@@ -172,16 +106,17 @@ def split_source(source: str) -> tuple[str, str]:
 
 
 def attribution(cited: str) -> str:
-    """``file, where`` in a visitor's words: the most particular SEED_TITLES key, then the rest."""
-    for key in sorted(SEED_TITLES, key=len, reverse=True):
+    """``file, where`` in a visitor's words: the most particular seed title, then the rest."""
+    titles = seed_titles()
+    for key in sorted(titles, key=len, reverse=True):
         if cited == key or cited.startswith(f"{key}, "):
-            return SEED_TITLES[key] + cited[len(key) :]
+            return titles[key] + cited[len(key) :]
     return cited
 
 
 def engine_action(game: str, raw: Any, seats: int) -> tuple[dict[str, Any] | None, str | None]:
     """A curator's action (``{turn: 1}``, ``{call: 2, ms: 240}``) → the engine's, or why not."""
-    words = ACTION_FIELDS[game]
+    words = registry.game(game).scripting.actions
     if isinstance(raw, str) and raw in words:
         return None, f"'{raw}' needs a player: write '{raw}: 1'"
     if not isinstance(raw, dict):
@@ -238,15 +173,6 @@ def _split(events: list[Event]) -> list[list[Event]]:
     return groups
 
 
-def _could_lay_instead(module: ModuleType, state: Any, action: dict[str, Any]) -> bool:
-    """Snitch'ems: the player held a card that could capture nothing (so had a choice)."""
-    if action.get("type") != "capture":
-        return False
-    table = [state.cards[c] for c in state.places["table"]]
-    hand = [state.cards[c] for c in state.places[f"hand:{action['player']}"]]
-    return any(not module.captures_for(c, table, state.options) for c in hand)
-
-
 def run(
     game: str,
     variant: str,
@@ -258,8 +184,15 @@ def run(
     seed: Any = 0,
 ) -> Run:
     """Play the scenario through the engine; steps with places after each, or problems."""
-    module = registry.engine(game)
+    game_type = registry.game(game)
+    module, scripting = game_type.engine, game_type.scripting
     out = Run(game, variant, players, {})
+    try:
+        # the game's own recipe, as the live game deals it: "Twizzle's cap" asked for aloud
+        deck = game_type.deal_from(deck)
+    except GameError as error:
+        out.problems.append((("deck",), f"deck: {error}"))
+        return out
     by_id = {c.id: c for c in deck}
     for i, cid in enumerate(order):
         if cid not in by_id:
@@ -272,14 +205,8 @@ def run(
     if out.problems:
         return out
     cards = [by_id[c] for c in order]
-    if game == "happy-families":
-        cards = spoken_deck(cards)  # asked for aloud as in the live game: "Twizzle's cap"
     out.cards = {c.id: c for c in cards}
-    extra = dict(options)
-    extra["shuffle"] = False
-    if game == "snap":
-        extra["humans"] = tuple(range(players))  # every call is scripted
-    extra["players"] = players
+    extra = {**options, **scripting.options(players), "shuffle": False, "players": players}
     try:
         opts = module.options_for(variant, **extra)
         out.options = opts.to_json()
@@ -294,9 +221,8 @@ def run(
         if action is None:
             out.problems.append((("actions", i), f"actions[{i}]: {why}"))
             return out
-        if game == "snap" and action["type"] in ("call", "call-pool"):
-            action["turn"] = state.turn  # a scripted call is about the card just turned
-        compulsory = game == "snitchems" and _could_lay_instead(module, state, action)
+        action = scripting.prepare(state, action)
+        marks = scripting.marks(state, action)
         try:
             if module.is_over(state):
                 raise GameError("the game is already over")
@@ -304,11 +230,7 @@ def run(
         except GameError as error:
             out.problems.append((("actions", i), f"actions[{i}]: not allowed here: {error}"))
             return out
-        first = len(out.steps)
-        _add_steps(out, module, state, follow, events, i)
-        if compulsory:
-            for step in out.steps[first:]:
-                step.compulsory = any(e["type"] == "capture" for e in step.events)
+        _add_steps(out, module, state, follow, events, i, marks)
         engine = {k: v for k, v in module.places(state).items() if v}
         if {k: v for k, v in follow.items() if v} != engine:  # pragma: no cover - engine bug
             out.problems.append((("actions", i), f"actions[{i}]: the events lost a card"))
@@ -323,6 +245,7 @@ def _add_steps(
     follow: dict[str, list[str]],
     events: list[Event],
     action: int | None,
+    marks: frozenset[str] = frozenset(),
 ) -> None:
     public = module.public_state(state)
     groups = _split(events)
@@ -335,6 +258,7 @@ def _add_steps(
             places={p: list(c) for p, c in follow.items()},
             public=public,  # counters are read once per action: a mid-action step shares them
             action=action,
+            marks=marks,
             last_of_action=k == len(groups) - 1,
         )
         step.text = describe(out, data)
@@ -343,7 +267,7 @@ def _add_steps(
 
 def shown(run_: Run, point: str) -> bool:
     """Whether some step of the run shows ``point``."""
-    test = POINTS[run_.game][point][0]
+    test = registry.game(run_.game).scripting.points[point].test
     return any(test(step) for step in run_.steps)
 
 
@@ -369,26 +293,18 @@ def describe(r: Run, events: list[dict[str, Any]]) -> str:
 
 
 def _say(r: Run, e: dict[str, Any]) -> str:
-    t = e["type"]
-    if t == "shuffle":
+    """The live game's words for the event (its engine's ``sentences``), as an onlooker hears
+    them (nobody is "you"), or the game's words for an onlooker where those say nothing."""
+    if e["type"] == "shuffle":
         cards = _plural(len(r.cards), "card")
         return f"The pack: {cards}, face down, in the order this example needs."
-    if r.game == "snap" and t == "deal":  # Snap's own words say nothing of the deal
-        return (
-            "The cards are dealt round one at a time, face down: "
-            + ", ".join(f"{seat_name(p)} {_plural(n, 'card')}" for p, n in enumerate(e["hands"]))
-            + "."
-        )
-    return _say_in_words(r, e)
-
-
-def _say_in_words(r: Run, e: dict[str, Any]) -> str:
-    """The live game's words for the event (its engine's ``sentences``), as an onlooker hears
-    them: nobody is "you"."""
     names = [seat_name(p) for p in range(r.players)]
     hearer = core.Hearer(names, None, lambda cid: _name(r, cid))
     event = Event(e["type"], {k: v for k, v in e.items() if k != "type"})
-    return " ".join(registry.engine(r.game).sentences([event], hearer))
+    game_type = registry.game(r.game)
+    said = " ".join(game_type.engine.sentences([event], hearer))
+    onlooker = game_type.scripting.onlooker_words
+    return said or (onlooker(event, hearer) if onlooker else "")
 
 
 # --------------------------------------------------------------------------- the attract loop

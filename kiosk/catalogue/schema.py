@@ -12,10 +12,32 @@ from collections.abc import Iterable
 from functools import cached_property
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    model_validator,
+)
+
+from kiosk.games import registry
 
 Slug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(?:-[a-z0-9]+)*$", max_length=80)]
 Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
+
+
+def _registered_game(name: str) -> str:
+    """A game's engine must be one the registry lists (kiosk.games.registry)."""
+    known = registry.games()
+    if name not in known:
+        quoted = [f"'{k}'" for k in known]
+        either = " or ".join([", ".join(quoted[:-1]), quoted[-1]] if len(quoted) > 1 else quoted)
+        raise ValueError(f"Input should be {either}")
+    return name
+
+
+Engine = Annotated[str, AfterValidator(_registered_game)]  # a registered game's name
 
 
 def slug_from_accession(accession: str) -> str:
@@ -120,6 +142,9 @@ class SetRecord(Strict):
     cards: list[CardFace] = Field(default_factory=list)
     families_recorded_note: str | None = None  # e.g. "nine of the twelve families are not recorded"
     games: list[Slug] = Field(default_factory=list)  # slugs of game files this set is played with
+    # the rules a game is played by first with this set, its own (game slug -> variant), e.g.
+    # the Woolworths instruction card's for Snap: {snap: woolworths}
+    own_rules: dict[Slug, Slug] = Field(default_factory=dict)
     images: list[Image] = Field(default_factory=list)
     sources: list[Source] = Field(min_length=1)
     order: int = 100  # position in lists; lower first
@@ -146,6 +171,13 @@ class Words(Strict):
     description: Text
 
 
+class LevelWords(Words):
+    """A computer level as visitors meet it: its name and line, and what its players are called
+    at the table (one name a seat, in order; the kiosk adds a number if it runs out)."""
+
+    names: list[Text] = Field(default_factory=list)
+
+
 class GameRecord(Strict):
     """A game: its history and rules in the body; the engine that plays it.
 
@@ -156,13 +188,13 @@ class GameRecord(Strict):
     kind: Literal["game"]
     slug: Slug
     title: Text
-    engine: Literal["snap", "happy-families", "snitchems"]
+    engine: Engine
     summary: Text
     players: str | None = None
     date: str | None = None
     sources: list[Source] = Field(min_length=1)
     variants: dict[str, Words] = Field(default_factory=dict)
-    levels: dict[str, Words] = Field(default_factory=dict)
+    levels: dict[str, LevelWords] = Field(default_factory=dict)
     order: int = 100
     draft: bool = False  # served only in preview (KIOSK_PREVIEW), never to visitors
 

@@ -7,15 +7,18 @@ is current, so a request never sees half an update.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Mapping
+import threading
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import Any, TypeVar
 
 from kiosk.catalogue.problems import Problem
 from kiosk.catalogue.scenarios import Run
 from kiosk.catalogue.schema import AnyRecord
 
 KINDS = ("set", "game", "note", "page", "scenario", "terms", "words")
+V = TypeVar("V")
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +53,20 @@ class Snapshot:
     drafts: Mapping[str, Mapping[str, Entry]] = field(default_factory=dict)
     warnings: tuple[Problem, ...] = ()  # what a visitor will not see; never keeps a file back
     remarks: tuple[Problem, ...] = ()  # choices the kiosk made (emblems), for curators to confirm
+    # What is worked out from this content (a set's deck for a game, a game's words): kept
+    # here, so it dies with the snapshot it came from (docs/architecture.md, "Caches").
+    _kept: dict[Hashable, Any] = field(default_factory=dict, compare=False, repr=False)
+    _kept_lock: Any = field(default_factory=threading.Lock, compare=False, repr=False)
+
+    def kept(self, key: Hashable, make: Callable[[], V]) -> V:
+        """``make()``, worked out once for this snapshot (``key`` names what it is)."""
+        try:
+            return self._kept[key]
+        except KeyError:
+            pass
+        value = make()  # outside the lock: two threads may both make it, and one is kept
+        with self._kept_lock:
+            return self._kept.setdefault(key, value)
 
     @property
     def ok(self) -> bool:

@@ -36,6 +36,7 @@ from kiosk.catalogue.validate import (
     collection_problems,
     emblem_notes,
     game_warnings,
+    own_rules_problems,
     validate_source,
 )
 from kiosk.memo import Memo, memoized
@@ -345,6 +346,8 @@ class Catalogue:
         engines = {c.record.key: c.record.engine for c in items if c.record.kind == "game"}
         broken = self._broken_keys()
         found = collection_problems(items, self.content_dir, games, notes, *images, broken=broken)
+        for rel, problems in own_rules_problems(items, engines).items():
+            found.setdefault(rel, []).extend(problems)
         self._warnings = game_warnings([c for c in items if c.rel not in found], engines)
         # a set held back without a message (it names a broken game) holds back its examples
         # the same way: the broken file's own problem says it all

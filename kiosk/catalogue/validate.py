@@ -23,8 +23,10 @@ from kiosk.catalogue.crosscheck import (
     game_warnings,
     image_problem,
     images_of,
-    unplayable,
+    own_rules_problems,
 )
+from kiosk.catalogue.decks import unplayable
+from kiosk.catalogue.looks import EMBLEM_ORDER, colour_problem, emblem_picks
 from kiosk.catalogue.problems import Problem
 from kiosk.catalogue.read import KeyPath, SourceFile
 from kiosk.catalogue.scenario_check import check_scenario
@@ -41,6 +43,8 @@ from kiosk.catalogue.schema import (
     dotted,
 )
 from kiosk.catalogue.terms import is_vague
+from kiosk.catalogue.words import DEFAULTS
+from kiosk.games import registry
 
 RECORD = TypeAdapter(Record)
 MODELS: dict[str, type[BaseModel]] = {
@@ -230,8 +234,6 @@ def record_problems(source: SourceFile, record: AnyRecord) -> list[Problem]:
 
 def game_words_problems(source: SourceFile, record: GameRecord) -> list[Problem]:
     """Every rule variant and computer level of the game's engine needs its visitor words."""
-    from kiosk.games import registry
-
     engine = registry.engine(record.engine)
     found = []
     for field, names, what in (
@@ -268,8 +270,6 @@ def game_words_problems(source: SourceFile, record: GameRecord) -> list[Problem]
 
 def _words_problems(source: SourceFile, record: WordsRecord) -> list[Problem]:
     """A key under ``words:`` that the kiosk does not use (a misspelling shows nothing)."""
-    from kiosk.catalogue.words import DEFAULTS
-
     found = []
     for key in record.words:
         if key not in DEFAULTS:
@@ -287,8 +287,6 @@ def _words_problems(source: SourceFile, record: WordsRecord) -> list[Problem]:
 
 def _look_problems(source: SourceFile, i: int, face: Any) -> list[Problem]:
     """A card's ``emblem:`` that is not on the list, or a ``colour:`` the face cannot use."""
-    from kiosk.catalogue.looks import EMBLEM_ORDER, colour_problem
-
     found = []
     if face.emblem is not None and face.emblem not in EMBLEM_ORDER:
         close = difflib.get_close_matches(face.emblem, EMBLEM_ORDER, n=1, cutoff=0.6)
@@ -313,8 +311,6 @@ def _look_problems(source: SourceFile, i: int, face: Any) -> list[Problem]:
 
 def emblem_notes(source: SourceFile, record: AnyRecord) -> list[Problem]:
     """Which emblem the kiosk picked for each picture without ``emblem:``, to confirm."""
-    from kiosk.catalogue.looks import emblem_picks
-
     if not isinstance(record, SetRecord) or record.deck != "cards":
         return []
     return [
@@ -348,6 +344,7 @@ __all__ = [
     "game_warnings",
     "image_problem",
     "images_of",
+    "own_rules_problems",
     "record_problems",
     "unplayable",
     "validate_source",

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import click
 
+from kiosk.commands.run import process_settings
+from kiosk.insights import report
+from kiosk.insights.store import Store
+
 
 @click.command()
 @click.option("--from", "first", metavar="YYYY-MM-DD", help="First day (UTC), included.")
@@ -25,11 +29,8 @@ def insights(
     first: str | None, last: str | None, days: int | None, as_csv: bool, database: str | None
 ) -> None:
     """Summarise the visitor counts for a period (the last 7 days unless told), or --csv."""
-    from kiosk import create_app
-    from kiosk.commands.run import process_settings
-    from kiosk.insights import report
-    from kiosk.insights.store import Store
-    from kiosk.web.insights import database_path
+    from kiosk import create_app  # here: the other commands load no Flask
+    from kiosk.web.insights import database_path  # here: Flask, as above
 
     settings = {**process_settings(), "INSIGHTS": False}  # reading only: nothing to count
     if database:

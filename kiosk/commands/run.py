@@ -32,9 +32,9 @@ def run(
     host: str, port: int, threads: int, kiosk_mode: bool = False, preview: bool = False
 ) -> None:
     """Serve the kiosk with waitress (the embedded default; offline)."""
-    import waitress
+    import waitress  # here: only `kiosk run` loads the server
 
-    from kiosk import create_app
+    from kiosk import create_app  # here: the other commands load no Flask
 
     settings = process_settings()
     if kiosk_mode:

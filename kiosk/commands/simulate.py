@@ -6,6 +6,10 @@ import json
 
 import click
 
+from kiosk.games import registry
+from kiosk.games import simulate as sim
+from kiosk.games import trace as tr
+from kiosk.games.cards import standard_deck
 from kiosk.games.core import GameError, OptionsError
 
 
@@ -47,11 +51,6 @@ def simulate(
     bound: bool,
 ) -> None:
     """Run GAME with a bot in every seat and print a summary or JSON Lines traces."""
-    from kiosk.games import registry
-    from kiosk.games import simulate as sim
-    from kiosk.games import trace as tr
-    from kiosk.games.cards import standard_deck
-
     try:
         module = registry.engine(game)
     except OptionsError as error:

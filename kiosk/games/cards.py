@@ -29,6 +29,7 @@ class Card:
     rank: str | None = None
     suit: str | None = None
     face: str | None = None  # key of the face picture the views draw; engines ignore it
+    role: str | None = None  # the card's part in its family ("master"), as its set records it
 
     def header(self) -> dict:
         """The card as the trace header lists it (``family`` only where the card has one)."""

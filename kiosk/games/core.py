@@ -41,6 +41,10 @@ class IllegalAction(GameError, ValueError):
     """An action the rules do not allow in this state."""
 
 
+class DeckRefused(GameError, ValueError):
+    """A set's cards that cannot deal this game; the words say why, for a curator."""
+
+
 @dataclass(frozen=True, slots=True)
 class Variant:
     """A named rule variant: options on one engine, with where the rule comes from.

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
+from kiosk.games import registry
 from kiosk.games.cards import Card
 
 # The kiosk's pace, for turning a game into minutes (an assumption, stated in docs/rules/
@@ -82,17 +83,15 @@ def play(
     counts.update(e.type for e in events)
     n = options.players
     bots = [module.make_bot(level, seat, f"{seed}:bot{seat}") for seat in range(n)]
-    is_over, to_move, view, apply = module.is_over, module.to_move, module.view, module.apply
+    next_move, apply = registry.game(module.GAME).next_move, module.apply
     actions = run.actions
-    while not is_over(state):
+    while not module.is_over(state):
         if len(actions) >= cap:
             run.finished = False
             break
-        seats = to_move(state)
-        if not seats:
+        action = next_move(state, (), bots.__getitem__)  # nobody is a visitor: every seat a bot
+        if action is None:
             break
-        seat = seats[0]
-        action = bots[seat].act(view(state, seat))
         actions.append(action)
         state, events = apply(state, action)
         counts.update(e.type for e in events)

@@ -7,7 +7,7 @@ from flask import Flask
 
 def init_app(app: Flask) -> None:
     """Register everything: headers, the embed mount, oEmbed and caching first, errors last."""
-    from kiosk.web import (
+    from kiosk.web import (  # here: at the top, any `import kiosk.web.x` would load them all
         attract,
         caching,
         cards,
@@ -17,6 +17,7 @@ def init_app(app: Flask) -> None:
         errors,
         health,
         insights,
+        modes,
         oembed,
         offsite,
         pages,
@@ -25,11 +26,12 @@ def init_app(app: Flask) -> None:
         security,
         teach,
     )
-    from kiosk.web.play import flow as play
+    from kiosk.web.play import flow as play  # here, for the same reason: kiosk.web stays light
 
     compress.init_app(app)  # first registered, so its after_request runs last
     security.init_app(app)
     embed.init_app(app)
+    modes.init_app(app)
     oembed.init_app(app)
     caching.init_app(app)
     content.init_app(app)

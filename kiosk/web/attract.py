@@ -6,8 +6,9 @@ a picture of a card that is never a flagged one) taking turns with the rule step
 Every slide is a real page; for an htmx request (``HX-Request``) only the slide is sent, which
 is how ``kiosk-mode.js`` fills the attract layer over the home page after an idle time.
 
-This module also gives every template ``kiosk_mode`` (on with ``KIOSK_MODE``, never inside an
-embed) and the idle timings, clamped to their production floors (``config.kiosk_timings``).
+This module also settles kiosk mode's idle timings, clamped to their production floors
+(``config.kiosk_timings``), and gives them to every template; whether kiosk mode is on
+(``kiosk_mode``) is :func:`kiosk.web.modes.is_kiosk_mode`.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask import Blueprint, Flask, abort, current_app, g, render_template, url_for
+from flask import Blueprint, Flask, abort, current_app, render_template, url_for
 
 from kiosk.catalogue.scenarios import sequence
 from kiosk.catalogue.schema import SetRecord
@@ -214,16 +215,10 @@ def slide(n: int = 1) -> str:
     return render_template("attract/slide.html", heading="h1", **context)
 
 
-def is_kiosk_mode() -> bool:
-    """Kiosk mode is on for this response: ``KIOSK_MODE`` set, and not inside an embed."""
-    return bool(current_app.config.get("KIOSK_MODE")) and not g.get("embed", False)
-
-
 @bp.app_context_processor
 def _kiosk_context() -> dict[str, Any]:
     config = current_app.config
     return {
-        "kiosk_mode": is_kiosk_mode(),
         "kiosk_idle_ms": config["IDLE_SECONDS"] * 1000,
         "kiosk_countdown_ms": config["COUNTDOWN_SECONDS"] * 1000,
     }

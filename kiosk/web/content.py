@@ -17,14 +17,13 @@ from flask import (
     abort,
     current_app,
     g,
-    has_request_context,
     send_from_directory,
 )
 from werkzeug.security import safe_join
 
 from kiosk.catalogue.render import MEDIA_PREFIX
 from kiosk.catalogue.store import Catalogue, Entry, Snapshot
-from kiosk.web.embed import is_embed
+from kiosk.web.modes import is_preview
 
 EXTENSION = "catalogue"
 MEDIA_TYPES = {".png", ".jpg", ".jpeg", ".gif", ".webp", ".avif", ".svg"}
@@ -45,14 +44,6 @@ def current() -> Snapshot:
     if snapshot is None:
         snapshot = g._kiosk_snapshot = catalogue().current()
     return snapshot
-
-
-def is_preview() -> bool:
-    """Curators' preview for this request: ``PREVIEW`` on, never in kiosk mode or an embed."""
-    config = current_app.config
-    if not config.get("PREVIEW") or not has_request_context():
-        return False
-    return not config.get("KIOSK_MODE") and not is_embed()
 
 
 def entry(kind: str, slug: str) -> Entry | None:

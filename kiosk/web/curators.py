@@ -1,7 +1,7 @@
 """The curators' own pages and the preview bar: what a curator without a terminal needs.
 
 Preview (``KIOSK_PREVIEW=1``, ``kiosk run --preview``) is never on in kiosk mode or inside an
-embed (:func:`kiosk.web.content.is_preview`); nothing here is linked from a visitor's page.
+embed (:func:`kiosk.web.modes.is_preview`); nothing here is linked from a visitor's page.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from flask import Blueprint, Flask, abort, render_template
 from markupsafe import Markup
 
 from kiosk.catalogue.looks import EMBLEM_ORDER
-from kiosk.web import content
+from kiosk.web import content, modes
 from kiosk.web.cardfaces import emblem_svg
 
 bp = Blueprint("curators", __name__)
@@ -23,11 +23,12 @@ BAR_LIMIT = 5  # problems listed in the bar; the rest are on /curators/problems
 
 @bp.app_context_processor
 def _preview_context() -> dict[str, Any]:
-    """``preview`` and the content's problems for the bar, only in the curators' preview."""
-    if not content.is_preview():
-        return {"preview": False}
+    """The content's problems for the bar, only in the curators' preview (``preview`` itself is
+    :func:`kiosk.web.modes.template_context`'s)."""
+    if not modes.is_preview():
+        return {}
     listed = _listed()
-    return {"preview": True, "preview_problems": listed[:BAR_LIMIT], "preview_count": len(listed)}
+    return {"preview_problems": listed[:BAR_LIMIT], "preview_count": len(listed)}
 
 
 def _listed() -> list[Any]:
@@ -38,10 +39,7 @@ def _listed() -> list[Any]:
 
 def _curators_only() -> None:
     """404 in kiosk mode and inside an embed: these pages are for curators, not visitors."""
-    from kiosk.web.attract import is_kiosk_mode
-    from kiosk.web.embed import is_embed
-
-    if is_kiosk_mode() or is_embed():
+    if modes.is_kiosk_mode() or modes.is_embed():
         abort(404)
 
 

@@ -3,8 +3,9 @@
 A WSGI middleware moves ``/embed`` from ``PATH_INFO`` to ``SCRIPT_NAME`` and marks the
 request, so the app routes the page as usual while ``url_for`` builds every link, form
 action and static URL under ``/embed/``: a visitor who follows a link, or plays a game,
-stays inside the embed. The page then drops its header and footer (``g.embed``), turns
-htmx history off, and posts its height to the host page (``static/js/embedded.js``).
+stays inside the embed. The page then drops its header and footer (``embed`` in templates,
+:func:`kiosk.web.modes.is_embed`), turns htmx history off, and posts its height to the host
+page (``static/js/embedded.js``).
 
 ``/embed/embed/...`` is not a page (404). A flagged card is never uncovered by the address a
 host page frames: ``?view=`` is honoured in an embed only when the request comes from one of
@@ -18,11 +19,12 @@ from collections.abc import Callable, Iterable
 from typing import Any
 from urllib.parse import quote, urlencode
 
-from flask import Flask, abort, g, redirect, request
+from flask import Flask, abort, redirect, request
 from werkzeug.wrappers import Response
 
+from kiosk.web.modes import EMBED_KEY, is_embed
+
 PREFIX = "/embed"
-ENVIRON_KEY = "kiosk.embed"
 NESTED_KEY = "kiosk.embed.nested"
 REVEAL_ARG = "view"  # the "View card" form's field (templates/cards/_card.html)
 
@@ -41,14 +43,9 @@ class EmbedMiddleware:
         if path == PREFIX or path.startswith(PREFIX + "/"):
             environ["SCRIPT_NAME"] = environ.get("SCRIPT_NAME", "") + PREFIX
             environ["PATH_INFO"] = rest = path[len(PREFIX) :] or "/"
-            environ[ENVIRON_KEY] = True
+            environ[EMBED_KEY] = True
             environ[NESTED_KEY] = rest == PREFIX or rest.startswith(PREFIX + "/")
         return self.app(environ, start_response)
-
-
-def is_embed() -> bool:
-    """True while serving a request that came in under ``/embed/``."""
-    return bool(request.environ.get(ENVIRON_KEY, False))
 
 
 def _from_our_page() -> bool:
@@ -56,10 +53,9 @@ def _from_our_page() -> bool:
     return request.headers.get("Sec-Fetch-Site", "").lower() == "same-origin"
 
 
-def _mark() -> Response | None:
-    """Set ``g.embed``; 404 for ``/embed/embed/...``; cover a card a host page asked to show."""
-    g.embed = is_embed()
-    if not g.embed:
+def _guard() -> Response | None:
+    """404 for ``/embed/embed/...``; cover a card a host page asked to show."""
+    if not is_embed():
         return None
     if request.environ.get(NESTED_KEY):
         abort(404)
@@ -73,13 +69,13 @@ def _mark() -> Response | None:
 
 def _vary(response: Response) -> Response:
     """An embedded page with ``?view=`` depends on who asked for it: caches must know."""
-    if g.get("embed") and REVEAL_ARG in request.args:
+    if is_embed() and REVEAL_ARG in request.args:
         response.vary.add("Sec-Fetch-Site")
     return response
 
 
 def init_app(app: Flask) -> None:
-    """Mount the middleware and set ``g.embed`` for every request."""
+    """Mount the middleware; check every embedded request."""
     app.wsgi_app = EmbedMiddleware(app.wsgi_app)  # type: ignore[method-assign]
-    app.before_request(_mark)
+    app.before_request(_guard)
     app.after_request(_vary)

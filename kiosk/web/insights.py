@@ -28,7 +28,6 @@ from flask import (
     Flask,
     Response,
     current_app,
-    has_request_context,
     render_template,
     request,
     url_for,
@@ -40,8 +39,7 @@ from kiosk.insights.recorder import Recorder, recorder_for
 from kiosk.insights.schema import origin_of
 from kiosk.insights.store import Store
 from kiosk.web import content
-from kiosk.web.embed import ENVIRON_KEY as EMBED_KEY
-from kiosk.web.embed import is_embed
+from kiosk.web.modes import is_embed, is_kiosk_mode, mode, mode_of
 
 log = logging.getLogger(__name__)
 
@@ -114,19 +112,6 @@ def database_path(app: Flask) -> Path:
 def recorder() -> Recorder | None:
     """This app's recorder, None with ``KIOSK_INSIGHTS=0``."""
     return current_app.extensions.get(EXTENSION)
-
-
-def mode_of(environ: dict[str, Any], config: dict[str, Any]) -> str:
-    """Where a page is shown: ``embed``, ``kiosk`` (the touchscreen) or ``site``."""
-    if environ.get(EMBED_KEY):
-        return "embed"
-    return "kiosk" if config.get("KIOSK_MODE") else "site"
-
-
-def mode() -> str:
-    """Where this request's page is shown (``site`` or ``kiosk`` outside a request)."""
-    environ = request.environ if has_request_context() else {}
-    return mode_of(environ, current_app.config)
 
 
 # --------------------------------------------------------------------------- counting
@@ -241,8 +226,6 @@ def _same(given: str | None, expected: str) -> bool:
 def _curators_only() -> Response | None:
     """404 without a password, in kiosk mode or an embed; 429 after repeated failures; 401
     without the right user and password (a wrong one answered only after a delay)."""
-    from kiosk.web.attract import is_kiosk_mode
-
     password = str(current_app.config.get("CURATOR_PASSWORD") or "")
     if not password or is_kiosk_mode() or is_embed():
         return Response("Not Found", 404)

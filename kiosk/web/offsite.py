@@ -1,11 +1,20 @@
 """Kiosk mode keeps visitors in the kiosk: a link that would leave it becomes text and a QR code.
 
 On the gallery touchscreen a link to another site is a dead end (the kiosk is offline) and a
-way out of the locked-down browser. So in kiosk mode (``app.config["KIOSK_MODE"]``) every link
-that leaves — ``http:``, ``https:``, ``mailto:``, ``tel:`` — is shown as its text followed by a
-QR code (made with segno) and the address in words, for the visitor to open on a phone. Links
+way out of the locked-down browser. So in kiosk mode (the app's ``KIOSK_MODE``, even inside an
+embed: :func:`kiosk.web.modes.runs_as_kiosk`) every link that leaves — ``http:``, ``https:``,
+``mailto:``, ``tel:`` — is shown as its text followed by a QR code (made with segno) and the
+address in words, for the visitor to open on a phone. Links
 with any other scheme (``javascript:``, ``data:``, ``file:``…) or scheme-relative ones never
-become links at all: they keep only their text. Outside kiosk mode the HTML is left alone.
+become links at all: they keep only their text.
+
+Inside an embed (``/embed/<path>``, :func:`kiosk.web.modes.is_embed`) the curators' own
+root-relative links (``[the note](/notes/golliwog)``, a picture's ``/media/images/…``) are put
+under the embed's mount point, ``request.script_root``, as ``url_for`` does for the templates'
+links: a page outside ``/embed/`` may not be framed by another site, so the browser would refuse
+it. Pictures and files are mounted too: ``/embed/media/…`` and ``/embed/static/…`` serve the same
+files, and the page's own pictures already use those addresses. Outside kiosk mode and outside an
+embed the HTML is left alone.
 
 Templates use the ``offsite`` filter on rendered markdown (``{{ entry.html|offsite }}``) and
 ``offsite_url(url, name)`` for a single address (a source's ``url:``). The QR is inline SVG
@@ -20,16 +29,18 @@ from html.parser import HTMLParser
 from urllib.parse import unquote
 
 import segno
-from flask import Flask, current_app, has_app_context
+from flask import Flask, request
 from markupsafe import Markup
 
 from kiosk.memo import memoized
+from kiosk.web.modes import is_embed, runs_as_kiosk
 
 LEAVING_SCHEMES = frozenset({"http", "https", "mailto", "tel"})
 QR_PIXELS = 160  # the SVG's own width and height, so it has a scannable size before any CSS
 QR_BORDER = 4  # the quiet zone the QR standard asks for, in modules
 
 LOCAL, OFFSITE, UNSAFE = "local", "offsite", "unsafe"
+URL_ATTRS = frozenset({"href", "src", "action", "formaction"})  # what mounted() rewrites
 
 _SCHEME = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.\-]*):")
 _TAB_OR_NEWLINE = re.compile(r"[\t\n\r]")
@@ -56,9 +67,21 @@ def classify(url: str) -> str:
     return LOCAL
 
 
-def kiosk_mode() -> bool:
-    """True when the current app runs as the gallery touchscreen."""
-    return has_app_context() and bool(current_app.config.get("KIOSK_MODE"))
+def mounted(url: str, mount: str) -> str:
+    """``url`` under ``mount`` (``/embed`` in an embed) when it is a root-relative address of
+    this site not already there; any other address (relative, a fragment, another site,
+    ``//host``) as it is."""
+    path = cleaned(url)
+    if not mount or not path.startswith("/") or classify(path) != LOCAL:
+        return url
+    if path.startswith(mount) and path[len(mount) : len(mount) + 1] in ("", "/", "?", "#"):
+        return url
+    return mount + path
+
+
+def embed_mount() -> str:
+    """Where this request's embed is mounted (``request.script_root``: ``/embed``), or ""."""
+    return request.script_root if is_embed() else ""
 
 
 def shown_address(url: str) -> str:
@@ -111,20 +134,27 @@ def qr_markup(url: str, name: str = "") -> str:
 
 def offsite_url(url: str, name: str = "") -> Markup:
     """One address (a source's ``url:``): as text, plus its QR code in kiosk mode."""
-    if kiosk_mode() and classify(url) == OFFSITE:
+    if runs_as_kiosk() and classify(url) == OFFSITE:
         return Markup(f'<span class="offsite">{qr_markup(url, name)}</span>')
     return Markup(escape(url, quote=False))
 
 
 class _Rewriter(HTMLParser):
-    """Re-serialise sanitised HTML, turning every way out into text (and a QR code)."""
+    """Re-serialise sanitised HTML: in kiosk mode every way out turned into text (and a QR
+    code), and root-relative addresses put under ``mount`` (the embed's, or "")."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, kiosk: bool = True, mount: str = "") -> None:
         super().__init__(convert_charrefs=True)
+        self.kiosk = kiosk
+        self.mount = mount
         self.out: list[str] = []
         self.closers: dict[str, list[tuple[str, str, list[str]]]] = {"a": [], "form": []}
 
     # -- output helpers
+
+    def _kind(self, url: str) -> str:
+        """:func:`classify` in kiosk mode; outside it every link stays as it is."""
+        return classify(url) if self.kiosk else LOCAL
 
     @staticmethod
     def _tag(tag: str, attrs: list[tuple[str, str | None]], close: str = ">") -> str:
@@ -151,7 +181,12 @@ class _Rewriter(HTMLParser):
             self.handle_endtag(tag)
 
     def _start(self, tag: str, attrs: list[tuple[str, str | None]], close: str) -> None:
-        kept = [(k, v) for k, v in attrs if k not in {"target", "ping"}]
+        gone = {"target", "ping"} if self.kiosk else set()
+        kept = [
+            (k, mounted(v, self.mount) if k in URL_ATTRS and v is not None else v)
+            for k, v in attrs
+            if k not in gone
+        ]
         if tag == "img":
             text = self._name_parts()
             alt = dict(attrs).get("alt")
@@ -159,9 +194,9 @@ class _Rewriter(HTMLParser):
                 text.append(alt)
         if tag == "a":
             href = dict(attrs).get("href")
-            if href is None or classify(href) == LOCAL:
+            if href is None or self._kind(href) == LOCAL:
                 self.closers["a"].append(("keep", "", []))
-            elif self.closers["a"] or classify(href) == UNSAFE:
+            elif self.closers["a"] or self._kind(href) == UNSAFE:
                 self.closers["a"].append(("drop", "", []))  # text only; a link in a link too
                 return
             else:
@@ -170,16 +205,16 @@ class _Rewriter(HTMLParser):
                 return
         elif tag == "area":
             href = dict(attrs).get("href")
-            if href is not None and classify(href) != LOCAL:
+            if href is not None and self._kind(href) != LOCAL:
                 return
         elif tag == "form":
             action = dict(attrs).get("action")
-            if action is not None and classify(action) != LOCAL:
+            if action is not None and self._kind(action) != LOCAL:
                 self.closers["form"].append(("drop", "", []))
                 return
             self.closers["form"].append(("keep", "", []))
         elif tag in {"button", "input"}:
-            kept = [(k, v) for k, v in kept if k != "formaction" or classify(v or "") == LOCAL]
+            kept = [(k, v) for k, v in kept if k != "formaction" or self._kind(v or "") == LOCAL]
         self.out.append(self._tag(tag, kept, close))
 
     def handle_endtag(self, tag: str) -> None:
@@ -225,17 +260,20 @@ class _Rewriter(HTMLParser):
         return "".join(self.out)
 
 
-def rewrite(html: str) -> str:
-    """``html`` with no way out: off-site links as text and QR, unsafe links as text only."""
-    parser = _Rewriter()
+def rewrite(html: str, *, kiosk: bool = True, mount: str = "") -> str:
+    """``html`` with no way out (``kiosk``: off-site links as text and QR, unsafe links as text
+    only) and its root-relative addresses under ``mount``."""
+    parser = _Rewriter(kiosk=kiosk, mount=mount)
     parser.feed(html)
     return parser.result()
 
 
 def offsite_filter(html: str | None) -> Markup:
-    """Jinja filter for rendered (already sanitised) HTML: rewritten in kiosk mode only."""
+    """Jinja filter for rendered (already sanitised) HTML: rewritten in kiosk mode and, for
+    its root-relative links, inside an embed; otherwise as it is."""
     html = "" if html is None else str(html)
-    return Markup(rewrite(html) if kiosk_mode() else html)
+    kiosk, mount = runs_as_kiosk(), embed_mount()
+    return Markup(rewrite(html, kiosk=kiosk, mount=mount) if kiosk or mount else html)
 
 
 def init_app(app: Flask) -> None:

@@ -17,23 +17,20 @@ from flask import (
     Response,
     abort,
     current_app,
-    g,
     has_request_context,
     render_template,
     request,
     url_for,
 )
 
-from kiosk.catalogue.decks import card_name, deck_for
+from kiosk.catalogue.decks import card_name, unplayable
 from kiosk.catalogue.schema import CardFace, SetRecord
 from kiosk.catalogue.store import Entry, Snapshot
-from kiosk.games import registry
 from kiosk.games.cards import SUITS
-from kiosk.games.core import GameError
-from kiosk.web import content
+from kiosk.web import content, curators
 from kiosk.web.cardfaces import STANDARD_IDS, quoted, standard_name
 from kiosk.web.cards import face_alt, face_src, standard_src
-from kiosk.web.play.flow import GAMES
+from kiosk.web.play import flow
 
 bp = Blueprint("pages", __name__)
 
@@ -81,9 +78,9 @@ def wants_fragment() -> bool:
     )
 
 
-def play_url(set_key: str, game: str = "snap") -> str | None:
+def play_url(set_key: str, game: str = flow.FIRST) -> str | None:
     """Where to play ``game`` with a set (inside an embed, the embed's URL), or None."""
-    if game not in GAMES or "play.setup" not in current_app.view_functions:
+    if game not in flow.games() or "play.setup" not in current_app.view_functions:
         return None
     return url_for("play.setup", slug=set_key, game=game)
 
@@ -94,18 +91,14 @@ class PlayLink:
 
     title: str
     url: str
+    game: str = ""  # the game's engine name
 
 
 def deck_plays(record: SetRecord, engine: str) -> bool:
-    """Whether the set's playable deck deals a game of ``engine`` (never offer a dead end)."""
-    module = registry.engine(engine)
-    deck = deck_for(record, include_flagged=False)
-    keep = getattr(module, "playable_deck", None)  # Happy Families: complete families only
-    try:
-        module.new_game(keep(deck) if keep else deck, module.options_for(), seed=0)
-    except GameError:
-        return False
-    return True
+    """Whether the set's playable deck deals a game of ``engine`` (never offer a dead end),
+    by the game's own recipe; kept with the content snapshot."""
+    key = ("deck-plays", record.key, engine)
+    return content.current().kept(key, lambda: unplayable(record, engine) is None)
 
 
 def play_links(record: SetRecord) -> list[PlayLink]:
@@ -118,7 +111,8 @@ def play_links(record: SetRecord) -> list[PlayLink]:
         if game is None or url is None:
             continue
         if deck_plays(record, game.record.engine):  # type: ignore[union-attr]
-            links.append(PlayLink(game.record.title, url))  # type: ignore[union-attr]
+            engine = game.record.engine  # type: ignore[union-attr]
+            links.append(PlayLink(game.record.title, url, engine))  # type: ignore[union-attr]
     return links
 
 
@@ -130,7 +124,6 @@ bp.add_app_template_global(card_name, "card_name")  # a card the record does not
 def _layout() -> dict[str, Any]:
     return {
         "htmx_fragment": wants_fragment(),
-        "embed": bool(g.get("embed", False)),
         "play_game_url": play_url,
         "play_links": play_links,
         "NOT_RECORDED": NOT_RECORDED,
@@ -340,7 +333,5 @@ def patterns() -> str:
 
 def init_app(app: Flask) -> None:
     """Register the catalogue pages, and the curators' (kiosk.web.curators)."""
-    from kiosk.web import curators
-
     app.register_blueprint(bp)
     curators.init_app(app)

@@ -31,6 +31,7 @@ from kiosk.catalogue.store import Entry
 from kiosk.games import registry
 from kiosk.web.cards import back_src, card_src
 from kiosk.web.content import current
+from kiosk.web.play.games import adapter
 
 bp = Blueprint("rules", __name__, url_prefix="/rules")
 
@@ -82,7 +83,7 @@ def dom_id(card_id: str) -> str:
 
 
 # What each place is called, whether its cards lie face up, and whether they are spread.
-def _place_style(game: str, place: str) -> tuple[str, bool, bool]:
+def _place_style(hands_up: bool, place: str) -> tuple[str, bool, bool]:
     kind, _, _ = place.partition(":")
     styles = {
         "box": ("The pack", False, False),
@@ -93,7 +94,7 @@ def _place_style(game: str, place: str) -> tuple[str, bool, bool]:
         "centre": ("The pile in the middle", True, False),
         "pool": ("The pool", True, False),
         "table": ("The table", True, True),
-        "hand": ("Hand", game != "snap", True),
+        "hand": ("Hand", hands_up, True),
         "captured": ("Captured", False, False),  # "place them face-down in a pile"
         "tricks": ("Tricks", False, False),  # "lay down in front of him, face down"
     }
@@ -101,7 +102,7 @@ def _place_style(game: str, place: str) -> tuple[str, bool, bool]:
 
 
 def _place(run: Run, set_record: SetRecord, back: str, name: str, ids: list[str]) -> PlaceView:
-    label, up, spread = _place_style(run.game, name)
+    label, up, spread = _place_style(adapter(run.game).hands_face_up, name)
     cards = []
     for i, cid in enumerate(ids):
         card = run.cards[cid]
@@ -134,11 +135,7 @@ def table_of(run: Run, step: Step, set_record: SetRecord, back: str) -> list[Are
         for n in middle_names
         if n in places and (places[n] or n in ("pool", "centre", "table"))
     ]
-    notes = []
-    if run.game == "snap" and public.get("kitty") is not None:
-        notes.append(f"Counters paid: {public['kitty']}")
-    if run.game == "snitchems" and public.get("deal"):
-        notes.append(f"Deal {public['deal']} of {public['deals']}")
+    notes = adapter(run.game).table_notes(public)
     areas = [AreaView("The middle of the table", middle, notes)]
     for seat in range(run.players):
         mine = [

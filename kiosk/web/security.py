@@ -17,7 +17,7 @@ from flask.sessions import SessionInterface, SessionMixin
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from kiosk.config import DEFAULTS
-from kiosk.web.embed import is_embed
+from kiosk.web.modes import is_embed
 
 # Pages outside /embed/ carry the kiosk's own chrome (and, in kiosk mode, its reset and
 # text-size controls): only the kiosk itself frames them, whatever KIOSK_FRAME_ANCESTORS says.

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask, current_app, g, request, url_for
+from flask import Flask, request, url_for
 from markupsafe import escape
 
 from kiosk.web.embed import PREFIX
+from kiosk.web.modes import is_embed, is_kiosk_mode
 
 FRAME_WIDTH = 800
 FRAME_HEIGHT = 600
@@ -40,7 +41,7 @@ def embed_snippet(path: str, title: str) -> str:
 
 def shows_embed_panel() -> bool:
     """The panel is for a teacher browsing the kiosk: not in kiosk mode, not inside an embed."""
-    return not (current_app.config.get("KIOSK_MODE") or g.get("embed", False))
+    return not (is_kiosk_mode() or is_embed())
 
 
 def init_app(app: Flask) -> None:

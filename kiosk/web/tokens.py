@@ -1,6 +1,6 @@
 """Signed game-record tokens: a game's whole state travels with the page, never in a store.
 
-A token holds a :class:`GameRecord` (which game, which set, the options, a random nonce,
+A token holds a :class:`PlayRecord` (which game, which set, the options, a random nonce,
 the actions so far, and a few page settings), signed with the app's secret with a salt per
 game and a maximum age (``app.config["GAME_MAX_AGE"]``). The format is itsdangerous's
 ``URLSafeTimedSerializer`` (compact JSON, zlib when shorter, base64, a timestamp, HMAC-SHA1
@@ -34,7 +34,7 @@ from flask import current_app
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 from itsdangerous.encoding import base64_decode, base64_encode
 
-from kiosk.games.registry import ENGINES
+from kiosk.games import registry
 from kiosk.memo import memoized
 
 FORMAT = 1  # bump when the record's shape changes: older tokens then read as malformed
@@ -43,7 +43,6 @@ SALT = "kiosk.game-record."  # + the game's name
 # A token may come from another machine whose clock runs a little ahead: a stamp up to this
 # many seconds in the future still reads (further ahead, something is wrong: "expired").
 CLOCK_SKEW_S = 120
-GAMES = tuple(ENGINES)  # every game's tokens: another game's is told apart from a tampered one
 KEY_ID = "k"  # the record's field naming the secret's id
 PEEK_BYTES = 1_000_000  # an unverified token is unpacked only this far, to read its key id
 
@@ -59,7 +58,7 @@ class BadToken(Exception):
 
 
 @dataclass(frozen=True)
-class GameRecord:
+class PlayRecord:
     """Everything needed to rebuild one game: the deck comes from the set, the seed from nonce."""
 
     game: str
@@ -70,11 +69,11 @@ class GameRecord:
     deck: str = ""  # fingerprint of the deck dealt: an edited set cannot replay an old game
     settings: dict[str, Any] = field(default_factory=dict)  # page choices (auto-turn, …)
 
-    def plus(self, *actions: Any) -> GameRecord:
+    def plus(self, *actions: Any) -> PlayRecord:
         """The same record with ``actions`` appended."""
         return replace(self, actions=(*self.actions, *actions))
 
-    def with_settings(self, **settings: Any) -> GameRecord:
+    def with_settings(self, **settings: Any) -> PlayRecord:
         """The same record with some page settings changed."""
         return replace(self, settings={**self.settings, **settings})
 
@@ -92,7 +91,7 @@ class GameRecord:
         }
 
     @classmethod
-    def from_json(cls, data: Any) -> GameRecord:
+    def from_json(cls, data: Any) -> PlayRecord:
         """Rebuild a record from :meth:`to_json` data (raises BadToken("malformed"))."""
         try:
             if not isinstance(data, dict) or data.get("v") != FORMAT:
@@ -191,12 +190,12 @@ def _serializer_for(secret: bytes, game: str) -> URLSafeTimedSerializer:
     )
 
 
-def dump(record: GameRecord) -> str:
+def dump(record: PlayRecord) -> str:
     """Sign ``record`` into a URL-safe token (compressed when that is shorter)."""
     return _serializer(record.game).dumps({**record.to_json(), KEY_ID: key_id()})
 
 
-def load(token: Any, game: str) -> GameRecord:
+def load(token: Any, game: str) -> PlayRecord:
     """The record in ``token`` for ``game``, or BadToken saying what is wrong with it."""
     if not isinstance(token, str) or not token.strip():
         raise BadToken("missing", "no game token was sent")
@@ -215,7 +214,7 @@ def load(token: Any, game: str) -> GameRecord:
         raise BadToken("expired", "the game is older than the maximum age")
     if age < -CLOCK_SKEW_S:
         raise BadToken("expired", "the token is stamped further in the future than clocks drift")
-    record = GameRecord.from_json(data)
+    record = PlayRecord.from_json(data)
     if record.game != game:
         raise BadToken("wrong-game", f"this is a token for {record.game}")
     return record
@@ -224,7 +223,7 @@ def load(token: Any, game: str) -> GameRecord:
 def _refusal(token: str, game: str, exc: BadSignature) -> BadToken:
     """Why a token's signature does not match ``game``'s, in the visitor's terms."""
     # another game's token fails the signature too (the salt differs): tell them apart
-    for other in GAMES:
+    for other in registry.games():
         if other != game and _serializer(other).make_signer().validate(token):
             return BadToken("wrong-game", f"this is a token for {other}")
     if exc.payload is None:  # not even a payload and a signature

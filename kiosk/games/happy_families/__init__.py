@@ -34,6 +34,7 @@ from kiosk.games.happy_families.deck import (
     generic_deck,
     playable_deck,
 )
+from kiosk.games.happy_families.game import GAME_TYPE
 from kiosk.games.happy_families.options import (
     ACTION_FIELDS,
     GAME,

@@ -55,9 +55,13 @@ def spoken_name(name: str, family: str | None, master: bool = False) -> str:
 
 
 def spoken_deck(deck: Sequence[Card], masters: Collection[str] = ()) -> list[Card]:
-    """The cards named as they are asked for (``masters``: faces marked as master cards)."""
+    """The cards named as they are asked for (a master card: its ``role``, or its face in
+    ``masters``)."""
     return [
-        dataclasses.replace(c, name=spoken_name(c.name, c.family, c.face in masters)) for c in deck
+        dataclasses.replace(
+            c, name=spoken_name(c.name, c.family, c.role == "master" or c.face in masters)
+        )
+        for c in deck
     ]
 
 

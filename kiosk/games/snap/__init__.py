@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from kiosk.games.snap.bots import LEVEL_INFO, LEVELS, make_bot
 from kiosk.games.snap.check import check_event
+from kiosk.games.snap.game import GAME_TYPE
 from kiosk.games.snap.options import (
     ACTION_FIELDS,
     BASIC,

@@ -30,6 +30,7 @@ from __future__ import annotations
 from kiosk.games.snitchems.bots import make_bot
 from kiosk.games.snitchems.captures import KINDS, TARGETS, Capture, captures_for, rank_of
 from kiosk.games.snitchems.check import check_event
+from kiosk.games.snitchems.game import GAME_TYPE
 from kiosk.games.snitchems.options import (
     ACTION_FIELDS,
     GAME,

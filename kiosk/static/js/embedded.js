@@ -1,6 +1,8 @@
 // Inside an /embed/ page: tell the host page how tall the content is, so its iframe fits.
 // The height is not a secret, so any parent may read it; the host's embed.js checks
 // that the message really comes from its own iframe.
+// Links need nothing from this script: the server already puts every same-site address of an
+// embedded page under /embed/ (url_for for the templates, the offsite filter for content).
 (function () {
   "use strict";
   if (window.parent === window) {
@@ -20,19 +22,6 @@
     }
     var padding = parseFloat(getComputedStyle(main).paddingBottom) || 0;
     return Math.ceil(bottom + padding + window.scrollY);
-  }
-
-  // A backstop for root-relative links written into templates or content by hand (url_for
-  // links already point under /embed/): keep the visitor inside the embed.
-  function keepInside(root) {
-    var nodes = (root || document).querySelectorAll("a[href^='/'], form[action^='/']");
-    for (var i = 0; i < nodes.length; i += 1) {
-      var attr = nodes[i].tagName === "FORM" ? "action" : "href";
-      var value = nodes[i].getAttribute(attr);
-      if (value.indexOf("//") !== 0 && value !== "/embed" && value.indexOf("/embed/") !== 0) {
-        nodes[i].setAttribute(attr, "/embed" + value);
-      }
-    }
   }
 
   function post() {
@@ -75,10 +64,6 @@
     }, 80);
   }
 
-  keepInside(document);
-  document.addEventListener("htmx:after:swap", function () {
-    keepInside(document);
-  });
   window.addEventListener("load", schedule);
   window.addEventListener("resize", schedule);
   document.addEventListener("htmx:after:swap", schedule);

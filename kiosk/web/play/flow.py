@@ -5,7 +5,7 @@ POST replays the record with the game's engine, does what the tapped button asks
 back the new table and a new token. Every button is a real form, so a game works without
 JavaScript; with it, ``play.js`` paces the computer players and htmx swaps the game in place
 (the table's own posts get only the game region back). What differs from game to game comes
-from its :class:`~kiosk.web.play.games.PlayGame` (``GAMES``, by slug). Each worker keeps the
+from its :class:`~kiosk.web.play.games.PlayGame` (:func:`games`, by slug). Each worker keeps the
 games it replayed lately in a :class:`~kiosk.memo.Memo` (``PLAY_STATE_CACHE`` entries), so the
 next action of a game usually applies one action, not 500: an optimisation only, a miss
 replays. Starts and ends of games are counted for the curators (:func:`insights.count_game`).
@@ -26,25 +26,25 @@ from flask import (
     request,
     url_for,
 )
+from jinja2 import TemplateNotFound
 from werkzeug.wrappers import Response
 
 from kiosk.catalogue.decks import flagged_faces
 from kiosk.catalogue.schema import SetRecord
+from kiosk.games import registry
 from kiosk.games.cards import Card
-from kiosk.games.core import GameError
+from kiosk.games.core import DeckRefused, GameError
 from kiosk.memo import Memo
 from kiosk.web import content, insights, tokens
 from kiosk.web.cards import back_src
-from kiosk.web.play import happy_families, snap, snitchems
-from kiosk.web.play.games import HUMAN, Game, NotOnTheList, PlayGame
+from kiosk.web.play.games import HUMAN, Game, NotOnTheList, PlayGame, adapters, blueprint_name
 
 bp = Blueprint("play", __name__)
 
-GAMES: dict[str, PlayGame] = {g.slug: g for g in (snap.GAME, happy_families.GAME, snitchems.GAME)}
-FIRST = snap.GAME.slug  # the game of a set's short addresses, /sets/<slug>/play[/act]
+FIRST = registry.games()[0]  # the game of a set's short addresses, /sets/<slug>/play[/act]
 STATE_CACHE_SIZE = 256  # games kept per process (a few kB each): far more than kiosks in use
 CACHE_EXTENSION = "play.state_cache"
-SETUP_EXTENSION = "play.setup_contexts"
+UNPLAYABLE = "These cards cannot be used for {game}: please choose another game or set."
 STALE = "That tap was meant for an earlier moment of the game. Here is the game as it is now."
 NOT_A_BUTTON = "That button is not part of this game."
 BAD_TOKEN_WORDS = {
@@ -58,15 +58,18 @@ BAD_TOKEN_WORDS = {
     "cards-changed": "The cards of this set have changed since the game began.",
 }
 
-_decks: Memo[tuple[list[Card], str]] = Memo(64)  # (game, set) → deck and fingerprint
-
 
 # ----------------------------------------------------------------- sets, decks, setup
 
 
+def games() -> dict[str, PlayGame]:
+    """Every game's web adapter, by slug (the registry's games, in its order)."""
+    return adapters()
+
+
 def game_or_404(game: str, slug: str) -> tuple[PlayGame, SetRecord]:
     """The game and the set with these slugs if the set is played with it, else a 404."""
-    plugin = GAMES.get(game)
+    plugin = games().get(game)
     entry = content.current().sets.get(slug)
     if plugin is None or entry is None or not plugin.plays(entry.record):  # type: ignore[arg-type]
         abort(404)
@@ -74,26 +77,26 @@ def game_or_404(game: str, slug: str) -> tuple[PlayGame, SetRecord]:
 
 
 def deck_and_print(game: PlayGame, set_record: SetRecord) -> tuple[list[Card], str]:
-    """The set's deck for ``game`` and its fingerprint, made once per content version."""
+    """The set's deck for ``game`` and its fingerprint, kept with the content snapshot (an
+    empty deck when the set cannot play the game)."""
 
     def make() -> tuple[list[Card], str]:
-        deck = game.deck(set_record)
+        try:
+            deck = game.deck(set_record)
+        except DeckRefused:
+            return [], ""
         return deck, tokens.deck_fingerprint([c.id for c in deck])
 
-    return _decks.value((game.slug, set_record.key), make, content.current().version)
+    return content.current().kept(("play-deck", game.slug, set_record.key), make)
 
 
 def setup_context(game: PlayGame, set_record: SetRecord) -> dict[str, Any]:
-    """The setup page's choices and what every table of the set shows the same: made once per
-    game, set, content version and mount point, and a fresh dict each time for the caller."""
+    """The setup page's choices and what every table of the set shows the same: kept with the
+    content snapshot per game, set and mount point, and a fresh dict each time for the caller."""
     if current_app.debug:  # edited templates show at once
         return _setup_context(game, set_record)
-    kept = current_app.extensions.get(SETUP_EXTENSION)
-    if kept is None:
-        kept = current_app.extensions.setdefault(SETUP_EXTENSION, Memo(64))
-    key = (game.slug, set_record.key, request.script_root)
-    version = content.current().version
-    return dict(kept.value(key, lambda: _setup_context(game, set_record), version))
+    key = ("play-setup", game.slug, set_record.key, request.script_root)
+    return dict(content.current().kept(key, lambda: _setup_context(game, set_record)))
 
 
 def _setup_context(game: PlayGame, set_record: SetRecord) -> dict[str, Any]:
@@ -114,6 +117,7 @@ def _setup_context(game: PlayGame, set_record: SetRecord) -> dict[str, Any]:
         # the same for every action of a game: rendered here, once per set and version
         "flagged_notice": parts.flagged_notice(flagged, notes),  # type: ignore[attr-defined]
         "deck_size": len(deck),
+        "unplayable": None if deck else UNPLAYABLE.format(game=game.title),
         "setup_url": url_for("play.setup", **urls),
         "start_url": url_for("play.start", **urls),
         "act_url": url_for("play.act_post", **urls),
@@ -144,14 +148,14 @@ def state_cache() -> Memo[tuple[tuple[Any, ...], Any]]:
     return cache
 
 
-def _cache_key(game: PlayGame, record: tokens.GameRecord, options: Any) -> tuple:
+def _cache_key(game: PlayGame, record: tokens.PlayRecord, options: Any) -> tuple:
     # the nonce stands for the seed: one app has one secret, so one nonce makes one seed
     return (game.slug, record.nonce, record.set_slug, record.deck, options)
 
 
 def new_record(game: PlayGame, set_record: SetRecord, options: Any, settings: dict) -> Any:
     """A new game's record: a fresh nonce and the fingerprint of the deck it is dealt from."""
-    return tokens.GameRecord(
+    return tokens.PlayRecord(
         game=game.slug,
         set_slug=set_record.key,
         options=options.to_json(),
@@ -161,7 +165,7 @@ def new_record(game: PlayGame, set_record: SetRecord, options: Any, settings: di
     )
 
 
-def rebuild(game: PlayGame, record: tokens.GameRecord, set_record: SetRecord) -> Game:
+def rebuild(game: PlayGame, record: tokens.PlayRecord, set_record: SetRecord) -> Game:
     """Replay a record on the set's deck (raises BadToken if it no longer makes a game)."""
     if record.set_slug != set_record.key:
         raise tokens.BadToken("wrong-set", record.set_slug)
@@ -231,9 +235,15 @@ def wants_region() -> bool:
 
 
 def render_game(
-    game: PlayGame, played: Game, set_record: SetRecord, note: str | None = None, status: int = 200
+    game: PlayGame,
+    played: Game,
+    set_record: SetRecord,
+    note: str | None = None,
+    status: int = 200,
+    over: bool | None = None,
 ) -> tuple[str, int]:
-    """The game page (or, for the table's own htmx post, just the game region)."""
+    """The game page (or, for the table's own htmx post, just the game region); ``over``:
+    whether the game has ended, when the caller has asked the engine already."""
     ctx = setup_context(game, set_record)
     ctx.update(game.table(played, set_record, ctx, note))
     variant, level, bots = game.settings(played)
@@ -241,7 +251,7 @@ def render_game(
         token=tokens.dump(played.record),
         step=len(played.record.actions),
         pace=game.pace_ms(played),
-        over=game.engine.is_over(played.state),
+        over=game.engine.is_over(played.state) if over is None else over,
         again={"variant": variant, "level": level, "bots": bots},
     )
     template = "play/_region.html" if wants_region() else "play/page.html"
@@ -282,6 +292,8 @@ def setup(slug: str, game: str) -> Any:
 def start(slug: str, game: str) -> Any:
     """Deal a new game with the chosen setup and show the table."""
     plugin, set_record = game_or_404(game, slug)
+    if not deck_and_print(plugin, set_record)[0]:
+        return render_setup(plugin, set_record, UNPLAYABLE.format(game=plugin.title))
     try:
         options, settings = plugin.start(set_record, request.form)
         record = new_record(plugin, set_record, options, settings)
@@ -322,28 +334,66 @@ def act_post(slug: str, game: str) -> tuple[str, int]:
     except tokens.BadToken as error:
         return bad_token(plugin, set_record, error)
     was_over = plugin.engine.is_over(played.state)
+    over = was_over
     if plugin.button(form) not in plugin.buttons:
-        page = render_game(plugin, played, set_record, NOT_A_BUTTON, 400)
+        page = render_game(plugin, played, set_record, NOT_A_BUTTON, 400, over)
     elif plugin.stepped and form.get("step") != str(len(played.record.actions)):
-        page = render_game(plugin, played, set_record, STALE)
+        page = render_game(plugin, played, set_record, STALE, over=over)
     else:
+        before = Game(played.record, played.state)  # states are never changed, only replaced
         try:
             note = plugin.act(played, form)
         except GameError as error:  # the rules refused it: the table stays as it was
-            played = rebuild(plugin, played.record, set_record)
+            played = before
             note = getattr(error, "words", "That cannot be done now.")
-            page = render_game(plugin, played, set_record, note, 400)
+            page = render_game(plugin, played, set_record, note, 400, over)
         else:
-            page = render_game(plugin, played, set_record, note)
-    if not was_over and plugin.engine.is_over(played.state):
+            over = plugin.engine.is_over(played.state)
+            page = render_game(plugin, played, set_record, note, over=over)
+    if over and not was_over:
         count(plugin, played, set_record, "finished")
     keep(plugin, played)  # last: from here on another request may take this state and change it
     return page
 
 
+def missing_parts(app: Flask) -> list[str]:
+    """What a registered game lacks to be played here: its web adapter, or its templates."""
+    found = []
+    plugins = games()
+    for slug in registry.games():
+        plugin = plugins.get(slug)
+        if plugin is None:
+            module = slug.replace("-", "_")
+            found.append(
+                f"game {slug!r} has no web adapter: kiosk/web/play/{module}.py with"
+                " GAME = a PlayGame, or kiosk.web.play.games.register_play(...)"
+            )
+            continue
+        for name in (f"play/_{slug}.html", f"play/_{slug}-setup.html"):
+            try:
+                app.jinja_env.get_template(name)
+            except TemplateNotFound:
+                found.append(f"game {slug!r} has no template {name}")
+    return found
+
+
 def init_app(app: Flask) -> None:
-    """Register the play pages of every game."""
+    """Register the play pages of every game, and check that each has what it needs."""
     # /sets/<slug>/play/snap is served as it is, not redirected to Snap's short address (the
     # rule whose default it matches): both are public. No other rule of the kiosk has defaults.
     app.url_map.redirect_defaults = False
     app.register_blueprint(bp)
+    for plugin in games().values():
+        if plugin.folder:  # a game with its own templates and static files
+            app.register_blueprint(
+                Blueprint(
+                    blueprint_name(plugin.slug),
+                    __name__,
+                    template_folder=f"{plugin.folder}/templates",
+                    static_folder=f"{plugin.folder}/static",
+                    static_url_path=f"/play-static/{plugin.slug}",
+                )
+            )
+    missing = missing_parts(app)
+    if missing:
+        raise RuntimeError("a registered game cannot be played: " + "; ".join(missing))

@@ -12,6 +12,7 @@ player who thinks aloud, a "Next" at a fixed pace.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import ModuleType
@@ -19,21 +20,19 @@ from typing import Any
 
 from flask import current_app
 
-from kiosk.catalogue.decks import deck_for
+from kiosk.catalogue.decks import game_deck
 from kiosk.catalogue.game_words import ShownLevel, ShownVariant, game_record, shown_levels
 from kiosk.catalogue.game_words import shown_variants as variants_in_words
 from kiosk.catalogue.schema import GameRecord, SetRecord
+from kiosk.games import registry
 from kiosk.games.cards import Card
 from kiosk.games.core import Event
-from kiosk.memo import Memo
+from kiosk.games.game_type import GameType
 from kiosk.web import content, tokens
 from kiosk.web.cards import card_src
 
 HUMAN = 0  # the visitor's seat, in every game
 NOT_ON_THE_LIST = "Please choose again: one of those choices was not on the list."
-# A game's words from its file (title, variants, levels), read once per content version:
-# every action's table names its variant.
-_words: Memo[Any] = Memo(64)
 
 
 class NotOnTheList(ValueError):
@@ -49,7 +48,7 @@ class Game:
     """A game rebuilt from its record: the engine state, the events of the last step, and what
     the visitor has picked (a player to ask, a card to play) but not yet played."""
 
-    record: tokens.GameRecord
+    record: tokens.PlayRecord
     state: Any
     events: list[Event] = field(default_factory=list)
     chosen: Any = None
@@ -76,10 +75,30 @@ class PlayGame:
     needs_level: bool = True  # the record's settings name the computer players' level
     script_paced: bool = False  # its own script, not play.js, says when a table is shown
 
+    # A game that brings its own templates and static files (not the kiosk's folders): a
+    # folder holding ``templates/play/_<slug>.html`` … and ``static/css/<slug>.css`` …
+    folder: str | None = None
+    hands_face_up: bool = True  # a hand is held up to its player (Snap's lie face down)
+
+    def table_notes(self, public: Mapping[str, Any]) -> list[str]:
+        """What a rule step-through says beside the middle of the table (the game's public
+        counters, e.g. the deal), from the engine's ``public_state``."""
+        return []
+
     @property
     def slug(self) -> str:
         """The game's one name (its engine's): URLs, templates, CSS, JS, DOM ids."""
         return self.engine.GAME
+
+    @property
+    def game_type(self) -> GameType:
+        """The game as the registry knows it (kiosk.games.registry)."""
+        return registry.game(self.slug)
+
+    @property
+    def static_endpoint(self) -> str:
+        """Where the game's CSS and JS are served from: the kiosk's, or its own folder's."""
+        return f"{blueprint_name(self.slug)}.static" if self.folder else "static"
 
     def record(self) -> GameRecord | None:
         """The game's file in this request's catalogue (None in a catalogue of sets alone)."""
@@ -87,9 +106,8 @@ class PlayGame:
         return game_record(games, self.engine.GAME)
 
     def _from_file(self, what: str, make: Any) -> Any:
-        """``make(record)``, kept for this game and content version."""
-        version = content.current().version
-        return _words.value((self.slug, what), lambda: make(self.record()), version)
+        """``make(record)``, kept with this request's content snapshot."""
+        return content.current().kept(("play-words", self.slug, what), lambda: make(self.record()))
 
     @property
     def title(self) -> str:
@@ -101,8 +119,9 @@ class PlayGame:
         return self.slug in set_record.games
 
     def deck(self, set_record: SetRecord) -> list[Card]:
-        """The set's deck for this game (flagged cards always left out)."""
-        return deck_for(set_record, include_flagged=False)
+        """The set's deck for this game, by the game's own recipe (flagged cards always left
+        out; raises DeckRefused when the set cannot play it)."""
+        return game_deck(set_record, self.slug)
 
     def variants(self) -> dict[str, ShownVariant]:
         """Every rule variant in the curators' words (the game file's ``variants:``)."""
@@ -111,6 +130,13 @@ class PlayGame:
     def levels(self) -> list[ShownLevel]:
         """Every computer level in the curators' words (the game file's ``levels:``)."""
         return self._from_file("levels", lambda r: shown_levels(r, self.engine))
+
+    def player_names(self, level: str, count: int) -> list[str]:
+        """What ``count`` computer players of ``level`` are called (the game file's names)."""
+        shown = next((s for s in self.levels() if s.name == level), None)
+        if shown is None:
+            return [f"Computer player {n + 1}" for n in range(count)]
+        return shown.player_names(count)
 
     def choices(self, set_record: SetRecord, deck: list[Card]) -> dict[str, Any]:
         """The setup page's choices and their defaults (and anything else it says)."""
@@ -180,13 +206,12 @@ class TurnGame(PlayGame):
         raise NotImplementedError
 
     def computer_move(self, game: Game) -> dict[str, Any] | None:
-        """The computer player's next move (with its ``why``), or None on the visitor's turn."""
-        s = game.state
-        if self.engine.is_over(s) or s.turn == HUMAN:
-            return None
+        """The computer player's next move (with its ``why``), or None on the visitor's turn:
+        the game's own ``next_move``, with a bot seeded for this moment of this game."""
         seed = f"{tokens.seed_for(game.record.nonce)}:{len(game.record.actions)}"
-        bot = self.engine.make_bot(game.level, s.turn, seed)
-        return bot.act(self.engine.view(s, s.turn))
+        return self.game_type.next_move(
+            game.state, (HUMAN,), lambda seat: self.engine.make_bot(game.level, seat, seed)
+        )
 
     def act(self, game: Game, form: Mapping[str, str]) -> str | None:
         """ "Next" lets one computer player move; any other button is the visitor's move."""
@@ -224,3 +249,49 @@ def card_view(card: Card) -> dict[str, Any]:
         "family": card.family,
         "src": card_src(card.face) if card.face else None,
     }
+
+
+# ----------------------------------------------------------------- the adapters
+
+
+_adapters: dict[str, PlayGame] = {}
+
+
+def blueprint_name(slug: str) -> str:
+    """The blueprint that serves a game's own folder (templates, static files)."""
+    return "play_" + slug.replace("-", "_")
+
+
+def register_play(adapter: PlayGame) -> PlayGame:
+    """A game's web adapter, for a game whose adapter is not ``kiosk.web.play.<name>.GAME``."""
+    _adapters[adapter.slug] = adapter
+    return adapter
+
+
+def unregister_play(slug: str) -> None:
+    """Take a registered adapter away (tests that register a game of their own)."""
+    _adapters.pop(slug, None)
+
+
+def adapter(slug: str) -> PlayGame | None:
+    """The web adapter of registered game ``slug``: one registered, or the kiosk's own
+    ``kiosk.web.play.<slug with underscores>.GAME``; None if it has none."""
+    found = _adapters.get(slug)
+    if found is not None:
+        return found
+    module_name = f"{__package__}.{slug.replace('-', '_')}"
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as error:
+        if error.name != module_name:
+            raise  # a real import error inside an adapter must not be hidden
+        return None
+    found = getattr(module, "GAME", None)
+    return found if isinstance(found, PlayGame) else None
+
+
+def adapters() -> dict[str, PlayGame]:
+    """Every registered game's web adapter, by slug, in the registry's order (a game without
+    one is left out here; the start-up check names it)."""
+    found = {slug: adapter(slug) for slug in registry.games()}
+    return {slug: a for slug, a in found.items() if a is not None}

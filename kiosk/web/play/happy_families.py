@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from kiosk.catalogue.decks import deck_for
+from flask import url_for
+
 from kiosk.catalogue.schema import CardFace, SetRecord
 from kiosk.games import happy_families as hf
 from kiosk.games.cards import Card
@@ -19,10 +20,6 @@ from kiosk.games.happy_families import words as hfw
 from kiosk.web import tokens
 from kiosk.web.play.games import HUMAN, Game, NotOnTheList, TurnGame, card_view
 
-BOT_NAMES = {
-    "forgetful": ("Dreamy Dora", "Dreamy Dan", "Dreamy Dot"),
-    "remembering": ("Canny Kit", "Canny Kate", "Canny Ken"),
-}
 DEFAULT_LEVEL = "forgetful"
 DEFAULT_BOTS = 2
 
@@ -32,16 +29,9 @@ def spoken_name(face: CardFace) -> str:
     return hfw.spoken_name(face.name, face.family, face.role == "master")
 
 
-def deck_of(set_record: SetRecord) -> list[Card]:
-    """The set's complete families (flagged cards left out), each card named as it is asked for."""
-    masters = {f"{set_record.key}/{f.key}" for f in set_record.cards if f.role == "master"}
-    deck = hf.playable_deck(deck_for(set_record, include_flagged=False))
-    return hfw.spoken_deck(deck, masters)
-
-
 def bot_names(level: str, bots: int) -> list[str]:
-    """Each seat's name: "You", then the computer players named for their level."""
-    return ["You", *BOT_NAMES[level][:bots]]
+    """Each seat's name: "You", then the computer players as the game file names their level."""
+    return ["You", *GAME.player_names(level, bots)]
 
 
 def variant_of(game: Game) -> str:
@@ -132,9 +122,6 @@ class HappyFamilies(TurnGame):
     pace = 2200  # time to read one computer ask and its answer before the next
     thinks_aloud = "remembering"
     your_turn_words = "It is your turn: choose a player to ask."
-
-    def deck(self, set_record: SetRecord) -> list[Card]:
-        return deck_of(set_record)
 
     def choices(self, set_record: SetRecord, deck: list[Card]) -> dict[str, Any]:
         """How many computer players, how good their memory, which rules; the families."""
@@ -272,7 +259,7 @@ class HappyFamilies(TurnGame):
             "result": result_words(s) if over else None,
             "you_won": over and HUMAN in result["winners"],
             "variant": self.variants()[variant_of(game)],
-            "rules_url": f"/rules/happy-families/{variant_of(game)}",
+            "rules_url": url_for("rules.first", game="happy-families", slug=variant_of(game)),
         }
 
 

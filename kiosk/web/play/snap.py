@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from types import SimpleNamespace
 from typing import Any
 
-from flask import current_app
+from flask import current_app, url_for
 
 from kiosk.catalogue.decks import card_name
 from kiosk.catalogue.schema import SetRecord
@@ -25,12 +25,6 @@ from kiosk.web.cardfaces import quoted
 from kiosk.web.cards import card_src, find_face
 from kiosk.web.play.games import HUMAN, Game, NotOnTheList, PlayGame
 
-DEFAULT_VARIANT = {"misc-869-1986": "woolworths"}  # a set's own rules; "classic" elsewhere
-BOT_NAMES = {
-    "easy": ("Sleepy Sam", "Sleepy Sal", "Sleepy Stan"),
-    "medium": ("Steady Sue", "Steady Stu", "Steady Stella"),
-    "hard": ("Speedy Sid", "Speedy Sadie", "Speedy Seth"),
-}
 DEFAULT_LEVEL = "easy"
 DEFAULT_BOTS = 1
 # The computer players turn a card this long after the last card was painted (ms): longer for
@@ -85,25 +79,17 @@ def _number(text: str) -> int | float:
 
 
 def decode_action(item: Any) -> dict[str, Any]:
-    """The engine action for a token's item (raises BadToken("malformed")).
-
-    Items are strings (see :func:`encode_action`); the lists of older tokens still read.
-    """
+    """The engine action for a token's item, a string of :func:`encode_action` (raises
+    BadToken("malformed") for anything else)."""
     try:
-        if type(item) is str:
-            code, fields = item[:1], item[1:].split(":")
-            player, *rest = fields
-            action: dict[str, Any] = {"type": TYPES[code], "player": int(player)}
-            if code in ("c", "p"):
-                turn, ms = rest
-                action["turn"], action["reaction_ms"] = int(turn), _number(ms)
-            elif rest:
-                raise ValueError("extra fields")
-            return action
-        code, player, *rest = item
-        action = {"type": TYPES[code], "player": player}
+        if type(item) is not str:
+            raise TypeError("an action is a string")
+        code, fields = item[:1], item[1:].split(":")
+        player, *rest = fields
+        action: dict[str, Any] = {"type": TYPES[code], "player": int(player)}
         if code in ("c", "p"):
-            action["turn"], action["reaction_ms"] = rest
+            turn, ms = rest
+            action["turn"], action["reaction_ms"] = int(turn), _number(ms)
         elif rest:
             raise ValueError("extra fields")
     except (TypeError, ValueError, KeyError):
@@ -117,20 +103,11 @@ _TURN_CODES = {f"t{p}": turn for p, turn in enumerate(_TURNS)}
 
 def decode_actions(items: tuple[Any, ...]) -> list[dict[str, Any]]:
     """Every action of a record (a turn, by far the most common, without a new dict)."""
-    out = []
     turns = _TURN_CODES
-    for item in items:
-        turn = turns.get(item) if type(item) is str else None
-        if turn is not None:
-            out.append(turn)
-            continue
-        if type(item) is list and len(item) == 2 and item[0] == "t" and type(item[1]) is int:
-            player = item[1]
-            if 0 <= player < len(_TURNS):
-                out.append(_TURNS[player])
-                continue
-        out.append(decode_action(item))
-    return out
+    return [
+        turn if (turn := turns.get(item) if type(item) is str else None) else decode_action(item)
+        for item in items
+    ]
 
 
 def reaction(raw: str | None) -> float:
@@ -158,43 +135,27 @@ def bound() -> int:
 
 
 def variants_for(record: SetRecord) -> list[str]:
-    """The Snap variants offered for this set, its own rules first."""
-    first = DEFAULT_VARIANT.get(record.key, "classic")
+    """The Snap variants offered for this set, its own rules (its file's ``own_rules``) first."""
+    first = record.own_rules.get(snap.GAME, next(iter(snap.VARIANTS)))
     return [first, *(name for name in snap.VARIANTS if name != first)]
 
 
-def has_to_settle(state: snap.SnapState) -> bool:
-    """Whether the open call window holds something to settle (a match, or a call)."""
-    return state.window is not None and state.window.has_to_settle()
-
-
 def next_action(game: Game) -> dict[str, Any] | None:
-    """What "Next" (the page's pace) does now: a computer turn, a settle, or nothing."""
-    s = game.state
-    if s.over:
-        return None
-    can_turn = s.turn < (s.options.max_turns or float("inf"))
-    if not can_turn:
-        return {"type": "close", "player": HUMAN} if s.window is not None else None
-    mover = snap.to_move(s)[0]
-    if s.options.speed:
-        return {"type": "turn", "player": mover}
-    if mover != HUMAN or game.record.settings.get("auto"):
-        return {"type": "turn", "player": mover}
-    if has_to_settle(s):
-        return {"type": "close", "player": HUMAN}
-    return None
+    """What "Next" (the page's pace) does now: a computer turn, a settle, or nothing (the
+    game's own ``next_move``; with auto-turn on, the visitor's cards turn by themselves too)."""
+    humans = () if game.record.settings.get("auto") else (HUMAN,)
+    level = game.state.options.level
+    return snap.GAME_TYPE.next_move(game.state, humans, lambda seat: snap.make_bot(level, seat))
 
 
 def names(options: snap.SnapOptions) -> list[str]:
-    """Each seat's name: "You", then the computer players named for their level."""
+    """Each seat's name: "You", then the computer players as the game file names their level."""
     out = []
     for seat in range(options.players):
         if seat == HUMAN:
             out.append("You")
         else:
-            level = options.seat_level(seat)
-            out.append(BOT_NAMES[level][(seat - 1) % 3])
+            out.append(GAME.player_names(options.seat_level(seat), seat)[seat - 1])
     return out
 
 
@@ -274,6 +235,12 @@ class Snap(PlayGame):
     own_script = True
     needs_level = False
     script_paced = True  # snap.js starts the pace when the new card has been painted
+    hands_face_up = False  # each player's cards are a face-down pile
+
+    def table_notes(self, public: Mapping[str, Any]) -> list[str]:
+        """The forfeits game's kitty of counters."""
+        kitty = public.get("kitty")
+        return [] if kitty is None else [f"Counters paid: {kitty}"]
 
     def plays(self, set_record: SetRecord) -> bool:
         """Every set plays Snap."""
@@ -465,7 +432,7 @@ class Snap(PlayGame):
             "you_won": s.over and HUMAN in s.winners,
             "variant": self.variants()[o.variant],
             "turns_left": turns_left,
-            "rules_url": f"/rules/snap/{o.variant}",
+            "rules_url": url_for("rules.first", game="snap", slug=o.variant),
         }
 
 

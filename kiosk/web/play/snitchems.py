@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from flask import url_for
+
 from kiosk.catalogue.schema import SetRecord
 from kiosk.games import snitchems as sn
 from kiosk.games.cards import Card
@@ -19,15 +21,18 @@ from kiosk.web import tokens
 from kiosk.web.play.games import HUMAN, Game, NotOnTheList, TurnGame, card_view
 
 COMPUTER = 1
-BOT_NAMES = {"beginner": "Learner Lou", "careful": "Careful Cora"}
 DEFAULT_LEVEL = "beginner"
-RULES_STEPS = "/rules/snitchems/dealing"
+
+
+def computer_name(level: str) -> str:
+    """What the computer player of ``level`` is called (the game file's name for it)."""
+    return GAME.player_names(level, 1)[0]
 
 
 def hearer(s: sn.State, level: str) -> Hearer:
     """The visitor, as the game's words speak to them."""
     deals = sn.public_state(s)["deals"]
-    return snw.hearer(s.cards, ["You", BOT_NAMES[level]], HUMAN, deals=deals)
+    return snw.hearer(s.cards, ["You", computer_name(level)], HUMAN, deals=deals)
 
 
 def sentences(events: list[Event], s: sn.State, level: str) -> list[str]:
@@ -67,6 +72,10 @@ class Snitchems(TurnGame):
     pace = 1800  # time to read the computer's move before it plays again
     thinks_aloud = "careful"
     your_turn_words = "It is your turn."
+
+    def table_notes(self, public: Mapping[str, Any]) -> list[str]:
+        """Which of the eight deals this is."""
+        return [f"Deal {public['deal']} of {public['deals']}"] if public.get("deal") else []
 
     def choices(self, set_record: SetRecord, deck: list[Card]) -> dict[str, Any]:
         """How the computer plays; the rules are the one classic game."""
@@ -108,7 +117,7 @@ class Snitchems(TurnGame):
             raise tokens.BadToken("malformed", "an action in the record is not readable") from None
 
     def wait_words(self, game: Game) -> str:
-        return f"Wait for your turn: {BOT_NAMES[game.level]} is playing."
+        return f"Wait for your turn: {computer_name(game.level)} is playing."
 
     def visitor_move(self, game: Game, kind: str, rest: str) -> str | None:
         """Pick a card from the hand, then capture with it or lay it."""
@@ -149,12 +158,13 @@ class Snitchems(TurnGame):
         legal = sn.legal_actions(s, HUMAN) if your_turn else []
         playable = {a["card"] for a in legal}
         words = sentences(game.events, s, game.level)
-        thought = f"{BOT_NAMES[game.level]} thought: \u201c{game.why}\u201d" if game.why else None
+        computer = computer_name(game.level)
+        thought = f"{computer} thought: \u201c{game.why}\u201d" if game.why else None
         if note:
             words.insert(0, note)
         scores = v["scores"]
         return {
-            "computer": BOT_NAMES[game.level],
+            "computer": computer_name(game.level),
             "hand": [
                 {**card_view(s.cards[c]), "chosen": c == chosen, "playable": c in playable}
                 for c in v["hand"]
@@ -177,7 +187,7 @@ class Snitchems(TurnGame):
             "deals": v["deals"],
             "stock": v["stock"],
             "variant": self.variants()["classic"],
-            "rules_url": RULES_STEPS,
+            "rules_url": url_for("rules.first", game="snitchems", slug="dealing"),
         }
 
 

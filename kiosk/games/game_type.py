@@ -1,0 +1,125 @@
+"""What a game is beyond its rules, in one place: the descriptor each game package registers.
+
+In the manner of OpenSpiel's ``GameType`` + ``register_game``: a game package states, in pure
+code, everything the rest of the kiosk needs to know about it that is not presentation (its
+engine, the one recipe for the deck it deals from a set's cards, what a rule example may
+script and must show, how its seed files are named, and what happens next without the
+visitor); :mod:`kiosk.games.registry` is the only list of games, and every other layer (the
+catalogue's schema, checks and rule examples, the tokens, the pages and the play flow) reads
+it. No Flask, no files.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType, ModuleType
+from typing import Any, Protocol
+
+from kiosk.games.cards import Card
+from kiosk.games.core import DeckRefused, Event, GameError, Hearer
+
+EMPTY: Mapping[str, Any] = MappingProxyType({})
+
+
+class Moment(Protocol):
+    """One visible moment of a rule example, as a point is tested on it."""
+
+    events: Sequence[Mapping[str, Any]]  # the step's events as JSON
+    marks: Collection[str]  # what the game noted of the action before it was applied
+
+
+@dataclass(frozen=True)
+class Point:
+    """Something a rule example can be checked to show: a test on one step, and its words."""
+
+    test: Callable[[Moment], bool]
+    words: str  # completes "a <variant> example must show ...": "a snap won"
+
+
+def has(kind: str, test: Callable[[Mapping[str, Any]], bool] = lambda event: True) -> Callable:
+    """A point's test: some event of the step is of type ``kind`` (and passes ``test``)."""
+    return lambda moment: any(e["type"] == kind and test(e) for e in moment.events)
+
+
+def _as_given(state: Any, action: dict[str, Any]) -> dict[str, Any]:
+    return action
+
+
+def _nothing_marked(state: Any, action: dict[str, Any]) -> frozenset[str]:
+    return frozenset()
+
+
+def _no_options(players: int) -> Mapping[str, Any]:
+    return EMPTY
+
+
+@dataclass(frozen=True)
+class Scripting:
+    """What a rule example (a scripted game, docs/scenarios.md) may write and must show."""
+
+    actions: Mapping[str, tuple[str, ...]]  # the action words a curator writes -> their fields
+    points: Mapping[str, Point]  # what an example can say it shows (``shows:``)
+    # variant -> the points every example of it shows, whatever else it declares
+    required: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # options a scripted run of ``players`` seats adds (Snap: every seat's calls are scripted)
+    options: Callable[[int], Mapping[str, Any]] = _no_options
+    # an action completed from the state it is played in (Snap: a call names the card turned)
+    prepare: Callable[[Any, dict[str, Any]], dict[str, Any]] = _as_given
+    # what is noted of an action before it is played, for points that depend on the moment
+    # (Snitch'ems: a capture made although another card could have been laid)
+    marks: Callable[[Any, dict[str, Any]], frozenset[str]] = _nothing_marked
+    # words for an onlooker where the live game's own words say nothing (Snap's deal)
+    onlooker_words: Callable[[Event, Hearer], str] | None = None
+
+
+def _never_by_itself(state: Any, seat: int) -> dict[str, Any] | None:
+    return None
+
+
+@dataclass(frozen=True)
+class GameType:
+    """One game, as everything outside its rules engine knows it."""
+
+    name: str  # the one name it has everywhere: URLs, tokens, traces, templates ("snap")
+    engine: ModuleType  # the package following :class:`kiosk.games.core.Engine`
+    # the one recipe for the deck this game deals from a set's cards (flagged ones already
+    # out): the cards it keeps, named as the game says them; DeckRefused says why not
+    deal_from: Callable[[Sequence[Card]], list[Card]]
+    scripting: Scripting
+    # the seed files its variants cite (``file`` or ``file, part``) as a visitor sees them named
+    sources: Mapping[str, str] = field(default_factory=dict)
+    # what the game does by itself when a visitor's seat is to move (Snap: a call window that
+    # has something to settle closes; Speed Snap turns every pile at once); None: it waits
+    by_itself: Callable[[Any, int], dict[str, Any] | None] = _never_by_itself
+
+    def deck(self, cards: Sequence[Card]) -> list[Card]:
+        """The deck this game deals from ``cards``, checked by dealing it once with the first
+        variant's options (raises DeckRefused, in a curator's words)."""
+        deck = self.deal_from(cards)
+        try:
+            self.engine.new_game(deck, self.engine.options_for(), 0)
+        except GameError as error:
+            raise DeckRefused(f"cannot be dealt with these cards ({error})") from None
+        return deck
+
+    def next_move(
+        self, state: Any, humans: Collection[int], bot_for: Callable[[int], Any]
+    ) -> dict[str, Any] | None:
+        """What happens next without the visitor: a computer player's move (``bot_for(seat)``
+        makes the seat's bot), or what the game does by itself when a visitor is to move
+        (``by_itself``); None when it waits for a visitor, or is over.
+
+        The one driver of a game's own moves: live play, ``kiosk simulate`` and the
+        benchmarks' scripted visitors all ask it.
+        """
+        engine = self.engine
+        if engine.is_over(state):
+            return None
+        seats = engine.to_move(state)
+        if not seats:
+            return None
+        seat = seats[0]
+        if seat in humans:
+            return self.by_itself(state, seat)
+        return bot_for(seat).act(engine.view(state, seat))

@@ -8,7 +8,7 @@ TEST_STAMP := $(VENV)/.installed-test
 VNU_VERSION := 26.9.27
 VNU := $(VENV)/nu/node_modules/vnu-jar/build/dist/vnu.jar
 
-.PHONY: run kiosk test check lint browser-deps nginx-deps nu-deps clean
+.PHONY: run kiosk test check lint browser-deps nginx-deps postgres-deps nu-deps clean
 
 # `make run` installs the package and what it needs to run, nothing more.
 $(STAMP): pyproject.toml
@@ -48,6 +48,15 @@ nginx-deps:
 	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq --no-install-recommends nginx; }
 
+# Debian's PostgreSQL for the insights tests on PostgreSQL (tests/postgres.py starts its own
+# throwaway server with initdb; nothing runs as a service). Debian keeps initdb off the PATH.
+postgres-deps:
+	@command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { \
+	  echo "Installing Debian's PostgreSQL for the insights tests (tests/postgres.py)"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  $$SUDO apt-get update -qq && \
+	  $$SUDO apt-get install -y -qq --no-install-recommends postgresql; }
+
 nu-deps: $(VNU)
 	@command -v java >/dev/null 2>&1 || { \
 	  echo "Installing Debian's Java for the Nu HTML checker (tests/test_html_valid.py)"; \
@@ -62,7 +71,7 @@ $(VNU): | $(STAMP)
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq --no-install-recommends npm; }
 	npm install --silent --no-audit --no-fund --prefix $(VENV)/nu vnu-jar@$(VNU_VERSION)
 
-test: $(TEST_STAMP) browser-deps nginx-deps nu-deps lint check
+test: $(TEST_STAMP) browser-deps nginx-deps postgres-deps nu-deps lint check
 	$(BIN)/pytest
 
 clean:

@@ -1,4 +1,6 @@
-"""Shared fixtures: app, client, runner (as Flask's tutorial has them).
+"""Shared fixtures: app, client, runner (as Flask's tutorial has them); a PostgreSQL server
+for the whole run (``postgres_server``, tests/postgres.py) and a fresh counts database on each
+backend (``insights_db``).
 
 Under ``CI`` Hypothesis runs derandomized: a landing must not hang on which examples a run
 happened to draw. Local runs keep exploring, and what they find becomes a fixed test. For the
@@ -12,6 +14,7 @@ import hashlib
 import itertools
 import os
 
+import postgres
 import pytest
 from hypothesis import settings
 
@@ -48,3 +51,23 @@ def client(app):
 @pytest.fixture
 def runner(app):
     return app.test_cli_runner()
+
+
+@pytest.fixture(scope="session")
+def postgres_server():
+    """One throwaway PostgreSQL server for the run: skipped with the reason where it cannot be
+    started (no PostgreSQL installed: ``make postgres-deps``), a failure under ``CI``."""
+    reason = postgres.unavailable()
+    if reason:
+        (pytest.fail if os.environ.get("CI") else pytest.skip)(reason)
+    with postgres.running() as server:
+        yield server
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def insights_db(request, tmp_path):
+    """The address of a new, empty counts database (``KIOSK_INSIGHTS_DB``): a SQLite file in
+    the test's folder, or a PostgreSQL database of its own on ``postgres_server``."""
+    if request.param == "sqlite":
+        return str(tmp_path / "insights.sqlite3")
+    return request.getfixturevalue("postgres_server").new_database()

@@ -241,6 +241,34 @@ def test_odd_trees(content):
     assert snapshot.files == 4
 
 
+def test_a_fresh_file_turned_into_a_loop_is_kept_and_not_read_again(content, reads):
+    catalogue = Catalogue(content)
+    catalogue.current()
+    snap = content / "games" / "snap.md"
+    snap.write_text(snap.read_text(encoding="utf-8").replace("title: Snap", "title: Snap!"))
+    assert catalogue.current().games["snap"].record.title == "Snap!"  # fresh: "racy"
+    snap.unlink()
+    snap.symlink_to("snap.md")  # a loop where the file was
+    looped = catalogue.current()
+    assert [str(p) for p in looped.problems] == [
+        "content/games/snap.md:1:1: a symbolic link that leads round in a loop: not read"
+        " (delete it, or put the file here)"
+    ]
+    assert looped.games["snap"].record.title == "Snap!"  # its last good version
+    read = len(reads)
+    for _ in range(3):  # a fault that stays is not a change: nothing re-read, no new snapshot
+        assert catalogue.current() is looped
+    assert len(reads) == read
+
+
+def test_a_link_to_a_file_inside_the_folder_is_read_as_that_file(content):
+    (content / "notes" / "golliwog.md").rename(content / "golliwog.txt")
+    (content / "notes" / "golliwog.md").symlink_to("../golliwog.txt")
+    snapshot = Catalogue(content).current()
+    assert snapshot.problems == ()
+    assert "golliwog" in snapshot.notes
+
+
 def test_a_bug_keeps_the_last_snapshot(content, monkeypatch, caplog):
     catalogue = Catalogue(content)
     first = catalogue.current()

@@ -31,6 +31,8 @@ HOST = "kiosk.example.org"  # the recipe's server_name
 SET = "snap-standard-deck"
 MOVES = 12
 BOOT_SECONDS = 60
+SLOW_CLIENTS = 40  # more than the two workers could ever wait for, fewer than nginx's 64
+SLOW_ROUNDS = 8  # each round a byte from every slow client, then a visitor's fetch
 
 pytestmark = [
     pytest.mark.nginx,
@@ -77,8 +79,9 @@ def stop(process: subprocess.Popen) -> None:
         process.wait()
 
 
-def nginx_conf(folder: Path, port: int, apps: list[int]) -> str:
-    """The recipe inside a minimal nginx.conf that keeps every file in ``folder``."""
+def nginx_conf(folder: Path, port: int, apps: list[int], connections: int = 64) -> str:
+    """The recipe inside a minimal nginx.conf that keeps every file in ``folder``
+    (``benchmarks/soak_nginx.py`` runs the same, with more connections)."""
     site = recipe().replace("listen 80", f"listen 127.0.0.1:{port}")
     site = site.replace("127.0.0.1:8001", f"127.0.0.1:{apps[0]}")
     site = site.replace("127.0.0.1:8002", f"127.0.0.1:{apps[1]}")
@@ -90,7 +93,7 @@ def nginx_conf(folder: Path, port: int, apps: list[int]) -> str:
 worker_processes 1;
 pid {folder / "nginx.pid"};
 error_log {folder / "error.log"};
-events {{ worker_connections 64; }}
+events {{ worker_connections {connections}; }}
 http {{
     access_log {folder / "access.log"};
 {temp}
@@ -246,3 +249,34 @@ def test_a_large_body_is_refused_by_nginx(front):
     )
     assert status == 413
     assert "X-Upstream" not in headers or headers["X-Upstream"] == ""  # never reached the app
+
+
+def test_slow_clients_never_hold_the_workers(front):
+    """A slowloris attack on the recipe: each slow client sends its request a byte at a time
+    and never finishes it, while a visitor's pages and a game's moves are still answered
+    (gunicorn's sync workers alone would wait for the slow clients: docs/deployment.md)."""
+    request = f"GET /sets/ HTTP/1.1\r\nHost: {HOST}\r\nX-Slow: ".encode()
+    slow: list[socket.socket] = []
+    try:
+        for _ in range(SLOW_CLIENTS):
+            sock = socket.create_connection(("127.0.0.1", front), timeout=30)
+            sock.sendall(request)
+            slow.append(sock)
+        status, body, _ = fetch(front, f"/sets/{SET}/play", {"bots": "1", "level": "medium"})
+        assert status == 200, body[:500]
+        status, body, _ = fetch(
+            front, f"/sets/{SET}/play/act", {"token": token_of(body), "act": "auto-on"}
+        )
+        assert status == 200, body[:500]
+        for _ in range(SLOW_ROUNDS):
+            for sock in slow:
+                sock.sendall(b"x")  # still talking, never done: nginx keeps waiting for it
+            page, _, _ = fetch(front, "/sets/")
+            assert page == 200
+            token = token_of(body)
+            status, body, _ = fetch(front, f"/sets/{SET}/play/act", {"token": token, "act": "next"})
+            assert status == 200, body[:500]
+            assert token_of(body) != token  # the move was made
+    finally:
+        for sock in slow:
+            sock.close()

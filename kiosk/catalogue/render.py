@@ -3,7 +3,9 @@
 Markdown passes raw HTML straight through, so the sanitiser is what stands between a
 pasted snippet and the page: no ``<script>``, no ``on*=`` handler, no ``javascript:`` URL.
 Images may only come from the content folder's ``images/`` and are served under
-``MEDIA_PREFIX`` (see ``kiosk.web.content``).
+``MEDIA_PREFIX`` (see ``kiosk.web.content``). Every render also says what the sanitiser took
+out (an :class:`Audit` of the markdown's HTML against the same allow-lists), so that nothing
+is removed without the curator being told (``kiosk.catalogue.lint``).
 
 Python-Markdown has inputs that take minutes (``[a](`` repeated) or recurse past Python's
 limit (thousands of nested ``[``), so the catalogue renders through :func:`render_bounded`:
@@ -21,7 +23,10 @@ import select
 import subprocess
 import sys
 import threading
+from dataclasses import dataclass
+from html.parser import HTMLParser
 from posixpath import normpath
+from typing import Any
 from urllib.parse import urlsplit
 
 import markdown
@@ -29,7 +34,7 @@ import nh3
 
 MEDIA_PREFIX = "/media/"
 
-EXTENSIONS = ["tables", "smarty", "abbr", "sane_lists"]
+EXTENSIONS = ["tables", "smarty", "abbr", "sane_lists", "fenced_code"]  # ``` is code
 
 TAGS = {
     "h2",
@@ -84,6 +89,7 @@ ATTRIBUTES = {
     "td": {"colspan", "rowspan"},
     "ol": {"start"},
 }
+GENERIC_ATTRIBUTES = {"lang", "title"}  # nh3 (ammonia) keeps these on every allowed tag
 URL_SCHEMES = {"http", "https", "mailto"}
 CLEAN_CONTENT = {"script", "style"}
 
@@ -160,12 +166,96 @@ def _converter() -> markdown.Markdown:
 
 def render_markdown(text: str, prefix: str = MEDIA_PREFIX) -> str:
     """Markdown → safe HTML, the way every body in the catalogue is shown."""
+    return render_audited(text, prefix)[0]
+
+
+def render_audited(text: str, prefix: str = MEDIA_PREFIX) -> tuple[str, Audit]:
+    """Markdown → safe HTML, and what the sanitiser removed from the markdown's HTML."""
     md = _converter()
     try:
         html = md.convert(text)
     finally:
         md.reset()
-    return sanitise(html, prefix)
+    return sanitise(html, prefix), removed_by_sanitiser(html)
+
+
+# ----------------------------------------------------------------- what the sanitiser removes
+
+AUDITED = 100  # elements kept in an audit (the curator is told of the first 20, then a count)
+AUDITED_CHARS = 1_000  # of a start tag or a value kept in an audit (enough to find it again)
+
+# One element the sanitiser changed: its start tag as written, its tag name, whether the tag
+# itself goes, and the (attribute, value) pairs that go.
+Removal = tuple[str, str, bool, tuple[tuple[str, str], ...]]
+
+
+@dataclass(frozen=True)
+class Audit:
+    """What the sanitiser removed from one body: the first ``AUDITED`` elements it changed,
+    and how many more it changed after them."""
+
+    removed: tuple[Removal, ...] = ()
+    more: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"removed": self.removed, "more": self.more}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Audit:
+        removed = tuple(
+            (str(start), str(tag), bool(gone), tuple((str(n), str(v)) for n, v in attrs))
+            for start, tag, gone, attrs in data.get("removed", ())
+        )
+        return cls(removed, int(data.get("more", 0)))
+
+
+# Python-Markdown writes a table column's alignment as a style, and a fence's language as a
+# class, which the kiosk's look replaces: neither is something a curator wrote as HTML
+_ALIGNMENT = re.compile(r"text-align:\s*(left|right|center);?")
+_LANGUAGE = re.compile(r"language-[\w+-]+")
+
+
+class _Auditor(HTMLParser):
+    """Every start tag of the HTML, held against what ``sanitise`` keeps (its allow-lists)."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.removed: list[Removal] = []
+        self.more = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        kept = tag in TAGS or tag == "h1"  # h1 is demoted to h2, not removed
+        allowed = ATTRIBUTES.get("h2" if tag == "h1" else tag, set()) | GENERIC_ATTRIBUTES
+        gone = []
+        for name, value in attrs:
+            value = value or ""
+            if tag in {"th", "td"} and name == "style" and _ALIGNMENT.fullmatch(value.strip()):
+                continue
+            if tag == "code" and name == "class" and _LANGUAGE.fullmatch(value):
+                continue
+            if (
+                name not in allowed
+                or (tag == "img" and name == "src" and media_url(value) is None)
+                or (name in {"href", "cite"} and not _link_ok(value))
+            ):
+                gone.append((name, value[:AUDITED_CHARS]))
+        if kept and not gone:
+            return
+        if len(self.removed) >= AUDITED:
+            self.more += 1
+            return
+        start = (self.get_starttag_text() or f"<{tag}")[:AUDITED_CHARS]
+        self.removed.append((start, tag, not kept, tuple(gone)))
+
+    handle_startendtag = handle_starttag
+
+
+def removed_by_sanitiser(html: str) -> Audit:
+    """Each element of ``html`` that ``sanitise`` drops, or drops an attribute or link of."""
+    audit = _Auditor()
+    audit.feed(html)
+    audit.close()
+    return Audit(tuple(audit.removed), audit.more)
 
 
 # ----------------------------------------------------------------- bounds on hostile markdown
@@ -221,8 +311,8 @@ class _Worker:
         self._lock = threading.Lock()
         self._idle: threading.Timer | None = None
 
-    def render(self, text: str, prefix: str, seconds: float) -> str:
-        """``render_markdown`` in the child; RenderProblem if it takes over ``seconds``."""
+    def render(self, text: str, prefix: str, seconds: float) -> tuple[str, Audit]:
+        """``render_audited`` in the child; RenderProblem if it takes over ``seconds``."""
         with self._lock:
             if self._idle is not None:
                 self._idle.cancel()
@@ -244,7 +334,7 @@ class _Worker:
             )
         if "error" in answer:
             raise RenderProblem(1, f"could not be rendered ({answer['error']})")
-        return answer["html"]
+        return answer["html"], Audit.from_json(answer)
 
     def _ask(self, proc: subprocess.Popen[bytes], job: list[str], seconds: float) -> dict | None:
         """Send one job and wait for its answer; None (and the child stopped) on a timeout."""
@@ -292,5 +382,12 @@ atexit.register(_worker.stop)
 
 def render_bounded(text: str, prefix: str = MEDIA_PREFIX, seconds: float = RENDER_SECONDS) -> str:
     """``render_markdown`` for content files: RenderProblem when too deep, slow or large."""
+    return render_bounded_audited(text, prefix, seconds)[0]
+
+
+def render_bounded_audited(
+    text: str, prefix: str = MEDIA_PREFIX, seconds: float = RENDER_SECONDS
+) -> tuple[str, Audit]:
+    """``render_audited`` for content files: RenderProblem when too deep, slow or large."""
     check_nesting(text)
     return _worker.render(text, prefix, seconds)

@@ -1,4 +1,6 @@
-"""The markdown renderer's child process: JSON lines in (``[text, prefix]``), JSON lines out.
+"""The markdown renderer's child process: JSON lines in (``[text, prefix]``), JSON lines out
+(``{"html": ..., "removed": [...], "more": n}``: the safe HTML, and what the sanitiser took
+out of it, ``render.Audit``).
 
 Run by ``kiosk.catalogue.render`` as ``python -m kiosk.catalogue.render_worker BYTES``; its
 address space is capped at BYTES, so a runaway render ends here with MemoryError (answered as
@@ -11,7 +13,7 @@ import json
 import resource
 import sys
 
-from kiosk.catalogue.render import render_markdown
+from kiosk.catalogue.render import render_audited
 
 
 def limit_memory(cap: int) -> None:
@@ -24,11 +26,13 @@ def limit_memory(cap: int) -> None:
 
 
 def serve(stdin=sys.stdin.buffer, stdout=sys.stdout.buffer) -> None:
-    """Answer each job line with ``{"html": ...}`` or ``{"error": <exception name>}``."""
+    """Answer each job line with ``{"html": ..., "removed": ..., "more": ...}`` (the HTML and
+    its ``Audit``) or ``{"error": <exception name>}``."""
     for line in stdin:
         try:
             text, prefix = json.loads(line)
-            answer = {"html": render_markdown(text, prefix)}
+            html, audit = render_audited(text, prefix)
+            answer = {"html": html, **audit.to_json()}
         except Exception as exc:  # RecursionError, MemoryError…: the parent reports it
             answer = {"error": type(exc).__name__}
         stdout.write(json.dumps(answer).encode() + b"\n")

@@ -8,6 +8,9 @@ still listed in ``Snapshot.problems`` (``/healthz``, ``kiosk check``). Whatever 
 (a huge value, YAML aliases, markdown that recurses or takes minutes) is that file's problem:
 reading is capped in size, parsing refuses aliases and deep nesting, rendering runs in a
 child process with a time limit, and any exception is turned into a problem for that file.
+Whatever the folder holds is a problem of its path, never of the catalogue: a link that loops,
+leads nowhere or out of the folder (never read), a file gone while the folder is walked, a
+folder that cannot be read (what it held stays as last read), see ``scan``.
 Requests never wait for a refresh once a snapshot exists: they get the one before it.
 """
 
@@ -16,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import stat as stat_mode
 import threading
 import time
 from dataclasses import dataclass
@@ -25,8 +29,8 @@ from typing import Any
 from kiosk.catalogue.lint import warnings_of
 from kiosk.catalogue.problems import Problem
 from kiosk.catalogue.read import MAX_FILE_BYTES, SourceFile, claimed_key, read_bytes, too_big
-from kiosk.catalogue.render import RenderProblem, render_bounded
-from kiosk.catalogue.scan import IMAGES, Scan, StatKey, scan
+from kiosk.catalogue.render import Audit, RenderProblem, render_bounded_audited
+from kiosk.catalogue.scan import IMAGES, OUTSIDE, Scan, StatKey, inside, scan
 from kiosk.catalogue.scenarios import Run
 from kiosk.catalogue.snapshot import KINDS, Entry, Snapshot, snapshot_of
 from kiosk.catalogue.validate import (
@@ -76,22 +80,47 @@ def _parse(path: str, raw: bytes) -> tuple[SourceFile, AnyRecord | None, tuple[P
 
 
 @memoized  # a child process renders each body: once per version of a file, whichever app asks
-def _render(body: str) -> str:
-    """The body as safe HTML (RenderProblem, never cached, when it cannot be rendered)."""
-    return render_bounded(body)
+def _render(body: str) -> tuple[str, Audit]:
+    """The body as safe HTML and what the sanitiser removed from it (RenderProblem, never
+    cached, when it cannot be rendered)."""
+    return render_bounded_audited(body)
 
 
-def _rendered(source: SourceFile) -> tuple[str, list[Problem]]:
-    """A published file's HTML, or the problem that keeps it from being published."""
+def _rendered(source: SourceFile) -> tuple[str, Audit, list[Problem]]:
+    """A published file's HTML and what was removed from it, or the problem that keeps it
+    from being published."""
     try:
-        return _render(source.body), []
+        return *_render(source.body), []
     except RenderProblem as exc:
         line = source.body_line + exc.line - 1
-        return "", [Problem(source.path, line, 1, exc.message)]
+        return "", Audit(), [Problem(source.path, line, 1, exc.message)]
     except Exception as exc:  # a bug, or the child process could not be run: this file's
         log.exception("%s: could not be rendered", source.path)
         message = f"could not be rendered ({type(exc).__name__}): {exc}"
-        return "", [Problem(source.path, source.body_line, 1, message)]
+        return "", Audit(), [Problem(source.path, source.body_line, 1, message)]
+
+
+class Refused(OSError):
+    """A file the store will not open: a link out of the folder, or not a regular file."""
+
+
+def open_inside(root: Path, rel: str) -> int:
+    """A descriptor of the regular file ``rel`` under ``root``, reached by no link out of it.
+
+    The walk saw a file or a link inside, but either may have been swapped since: so the path
+    is resolved again, the last step is opened without following a link, and a named pipe
+    (which would block the refresh) or a device is refused after opening without waiting.
+    """
+    real_root = os.path.realpath(root)
+    real = os.path.realpath(os.path.join(root, rel))
+    if not inside(real_root, real):
+        raise Refused(OUTSIDE)
+    flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(real, flags)
+    if not stat_mode.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise Refused("not a regular file: not read")
+    return fd
 
 
 # Rule examples' runs, by everything a run depends on: the example's front matter (its record
@@ -205,10 +234,10 @@ class Catalogue:
         ):  # walked a moment ago, and no file was too fresh to trust its stat
             return self._snapshot
         self._scanned_at = now
-        found = scan(str(self.content_dir))
-        if self._snapshot is not None and not self._differs(found):
-            return self._snapshot
         try:
+            found = scan(str(self.content_dir))  # never raises for what the folder holds
+            if self._snapshot is not None and not self._differs(found):
+                return self._snapshot
             fresh = self._rebuild(found)
         except Exception as exc:  # a bug here must not take every page down with it
             log.exception("could not refresh the catalogue")
@@ -228,7 +257,7 @@ class Catalogue:
         old = self._scan_result
         if old is None or found.markdown != old.markdown or found.images != old.images:
             return True
-        if found.missing != old.missing or found.links != old.links:
+        if found.missing != old.missing or found.links != old.links or found.faults != old.faults:
             return True
         for rel, state in self._files.items():
             if state.racy:
@@ -240,7 +269,8 @@ class Catalogue:
 
     def _digest_of(self, rel: str) -> str | None:
         try:
-            return hashlib.sha1((self.content_dir / rel).read_bytes()).hexdigest()
+            with open(open_inside(self.content_dir, rel), "rb") as file:
+                return hashlib.sha1(file.read(MAX_FILE_BYTES + 1)).hexdigest()
         except OSError:
             return None
 
@@ -251,9 +281,13 @@ class Catalogue:
     def _read(self, rel: str, stat: StatKey) -> _FileState:
         path = self.display(rel)
         try:
-            with open(self.content_dir / rel, "rb") as file:
+            with open(open_inside(self.content_dir, rel), "rb") as file:
                 raw = file.read(MAX_FILE_BYTES + 1)  # never more than the limit in memory
                 size = max(stat[1], len(raw))
+        except Refused as exc:
+            problem = Problem(path, 1, 1, str(exc))
+            source = SourceFile(path, None, problems=(problem,))
+            return _FileState(stat, "", source, None, "", [problem])
         except OSError as exc:
             problem = Problem(path, 1, 1, f"cannot read file: {exc.strerror or exc}")
             source = SourceFile(path, None, problems=(problem,))
@@ -264,10 +298,10 @@ class Catalogue:
             source = SourceFile(path, None, problems=(big,))
             return _FileState(stat, digest, source, None, "", [big], self._is_racy(stat))
         source, record, problems = _parse(path, raw)
-        html, more = _rendered(source) if record is not None else ("", [])
+        html, audit, more = _rendered(source) if record is not None else ("", Audit(), [])
         record = None if more else record
         racy = self._is_racy(stat)
-        warnings = tuple(warnings_of(source))
+        warnings = tuple(warnings_of(source, audit))
         remarks = tuple(emblem_notes(source, record)) if record is not None else ()
         return _FileState(
             stat, digest, source, record, html, [*problems, *more], racy, warnings, remarks
@@ -276,11 +310,15 @@ class Catalogue:
     def _rebuild(self, scan: Scan) -> Snapshot:
         """Re-read what changed, re-run the collection checks, publish a new snapshot."""
         for rel in list(self._files):
-            if rel not in scan.markdown:
-                del self._files[rel]
-                self._last_good.pop(rel, None)
-                self._html.pop(rel, None)
-                self._published.pop(rel, None)
+            if rel in scan.markdown:
+                continue
+            if scan.hides(rel):  # a loop, a folder that cannot be read: it may still be there
+                self._files[rel].racy = False  # keep it as last read; nothing to re-read now
+                continue
+            del self._files[rel]
+            self._last_good.pop(rel, None)
+            self._html.pop(rel, None)
+            self._published.pop(rel, None)
         for rel, stat in scan.markdown.items():
             state = self._files.get(rel)
             if state is None or state.stat != stat or state.racy:
@@ -328,6 +366,8 @@ class Catalogue:
                 log.warning("%s: serving its last good version", item.source.path)
         if scan.missing:
             problems.append(Problem(self.label, 1, 1, "content folder not found"))
+        for rel, what in scan.faults.items():
+            problems.append(Problem(self.display(rel) if rel else self.label, 1, 1, what))
         return self._snapshot_of(published, problems, scan)
 
     def _owner_order(self, item: Checked) -> tuple[int, bool, str]:

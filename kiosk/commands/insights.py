@@ -23,7 +23,8 @@ from kiosk.insights.store import Store
     "--db",
     "database",
     default=None,
-    help="The counts' SQLite file (default: KIOSK_INSIGHTS_DB, else the app's instance folder).",
+    help="The counts' SQLite file or PostgreSQL address (default: KIOSK_INSIGHTS_DB, else"
+    " the app's instance folder).",
 )
 def insights(
     first: str | None, last: str | None, days: int | None, as_csv: bool, database: str | None
@@ -36,13 +37,13 @@ def insights(
     if database:
         settings["INSIGHTS_DB"] = database
     try:
-        path = database_path(create_app(settings))
+        store = Store(database_path(create_app(settings)))
         which = report.period(first, last, days)
     except ValueError as error:
         raise click.UsageError(str(error)) from None
-    if not path.exists():
-        raise click.ClickException(f"{path}: no counts yet (the kiosk makes this file)")
-    found = report.build(Store(path), which)
+    if not store.exists():
+        raise click.ClickException(f"{store.address}: no counts yet (the kiosk makes them)")
+    found = report.build(store, which)
     if as_csv:
         click.echo(report.csv_text(found), nl=False)
         return

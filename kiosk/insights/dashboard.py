@@ -14,6 +14,7 @@ from datetime import date, timedelta
 from typing import Any
 
 from kiosk.insights import charts
+from kiosk.insights.recorder import MAX_ORIGINS_PER_DAY
 from kiosk.insights.report import Report
 from kiosk.insights.schema import GAME_EVENTS, MODES
 
@@ -191,7 +192,8 @@ SET_HEAD = ["Set", "Record viewed", "Game pages", "Games started", "Games finish
 
 
 def figures(report: Report, titles: Mapping[str, str]) -> dict[str, Any]:
-    """Everything the dashboard template shows for one report."""
+    """Everything the dashboard template shows for one report (at most SITES_SHOWN sites)."""
+    sites, left_out = report.sites()
     return {
         "views": views_figure(report),
         "games": games_figure(report, titles),
@@ -202,6 +204,8 @@ def figures(report: Report, titles: Mapping[str, str]) -> dict[str, Any]:
         "variants": sorted(report.game_rows.items()),
         "outcomes": {g: dict(c) for g, c in sorted(report.outcomes.items())},
         "lengths": {g: dict(c) for g, c in sorted(report.lengths.items())},
-        "origins": report.origins.most_common(),
+        "origins": sites,
+        "sites_left_out": left_out,
+        "sites_kept": MAX_ORIGINS_PER_DAY,
         "resets": dict(report.resets),
     }

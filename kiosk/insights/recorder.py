@@ -5,8 +5,18 @@ the first count, again after a fork) writes what has gathered every ``interval``
 transaction, and an ``atexit`` hook writes the rest when the process ends. A crash (or a kill
 that skips ``atexit``) loses at most the last ``interval`` seconds of counts: accepted
 (docs/insights.md). A write that fails (the disk full, the file locked for longer than the busy
-timeout) keeps its counts for the next try. Under tests no thread is started: ``flush`` is
-called directly, so what is written is known.
+timeout) keeps its counts for the next try, and ``error`` says what went wrong until a write
+succeeds (``/healthz`` reports it). Under tests no thread is started: ``flush`` is called
+directly, so what is written is known.
+
+Every dimension is a word from a closed list except an embedding site's origin, which comes
+from a request header: anyone can make one up. So at most :data:`MAX_ORIGINS_PER_DAY` origins
+are kept a day and every other one is counted as :data:`OTHER_SITES`. Each process admits new
+origins while the day has room, in memory; before a write it checks them against the origins
+the file already has that day (written by other processes, or before a restart) and counts the
+ones beyond the room as other sites. Two processes writing new origins at the very same moment
+can each fill the room they saw, so the bound over N processes is ``N * MAX_ORIGINS_PER_DAY``
+(docs/insights.md).
 """
 
 from __future__ import annotations
@@ -19,7 +29,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from kiosk.insights.schema import TABLES, hour_of
+from kiosk.insights.schema import NO_ORIGIN, SAME_SITE, TABLES, hour_of
 from kiosk.insights.store import Store
 
 log = logging.getLogger(__name__)
@@ -28,6 +38,14 @@ FLUSH_SECONDS = 5.0
 # Distinct rows held between writes: far above what visitors make in a few seconds, low enough
 # that a flood of made-up embedding origins cannot fill a worker's memory.
 MAX_PENDING_KEYS = 5_000
+# Embedding sites kept per UTC day; the rest are counted as OTHER_SITES. A school's site, a
+# learning platform or a blog each count once: far more than the kiosk has ever had in a day.
+MAX_ORIGINS_PER_DAY = 50
+OTHER_SITES = "(other sites)"
+# page_views origins that are words of ours, not a site's name: never capped
+NOT_A_SITE = frozenset({"", NO_ORIGIN, SAME_SITE, OTHER_SITES})
+_SITE = TABLES["page_views"].index("origin")  # its place in a page view's values
+_ORIGIN = 1 + _SITE  # and in a key, which starts with the hour
 
 
 class Recorder:
@@ -39,6 +57,7 @@ class Recorder:
         self.thread = thread
         self.dropped = 0  # counts refused because MAX_PENDING_KEYS rows were already waiting
         self.failing = False  # the last write failed (said once in the log, not every interval)
+        self.error: Exception | None = None  # what the last write raised (None: it worked)
         self._start_fresh()
 
     def _start_fresh(self) -> None:
@@ -49,6 +68,9 @@ class Recorder:
         self._pending: Counter[tuple[str, tuple[Any, ...]]] = Counter()
         self._wake = threading.Event()
         self._worker: threading.Thread | None = None
+        self._origin_day = ""  # the UTC day _origins is about
+        self._origins: set[str] = set()  # that day's sites: in the file, or admitted here
+        self._unchecked: dict[tuple[str, str], None] = {}  # (day, site) admitted, not checked
 
     def count(self, table: str, n: int = 1, **dimensions: Any) -> None:
         """Add ``n`` to this hour's row of ``table`` with these dimensions (all of them)."""
@@ -60,14 +82,65 @@ class Recorder:
     def add(self, table: str, values: tuple[Any, ...], n: int = 1) -> None:
         """``count`` with the dimensions already in the table's column order (the page-view
         hook's fast path: it runs on every page)."""
-        key = (table, (hour_of(), *values))
+        hour = hour_of()
         with self._lock:
+            if table == "page_views" and values[_SITE] not in NOT_A_SITE:
+                values = self._admit(hour[:10], values)
+            key = (table, (hour, *values))
             if key not in self._pending and len(self._pending) >= MAX_PENDING_KEYS:
                 self.dropped += n
                 return
             self._pending[key] += n
         if self._worker is None and self.thread:
             self._start_thread()
+
+    def _admit(self, day: str, values: tuple[Any, ...]) -> tuple[Any, ...]:
+        """A page view's values with its site kept if the day has room for it, else counted as
+        OTHER_SITES (under the lock)."""
+        if day != self._origin_day:
+            self._origin_day, self._origins = day, set()
+        site = values[_SITE]
+        if site in self._origins:
+            return values
+        if len(self._origins) < MAX_ORIGINS_PER_DAY:
+            self._origins.add(site)
+            self._unchecked[(day, site)] = None
+            return values
+        return (*values[:_SITE], OTHER_SITES, *values[_SITE + 1 :])
+
+    def sites(self) -> int:
+        """How many embedding sites this process knows of today (for the tests)."""
+        with self._lock:
+            return len(self._origins)
+
+    def _check_sites(
+        self, batch: Counter[tuple[str, tuple[Any, ...]]], unchecked: dict[tuple[str, str], None]
+    ) -> Counter[tuple[str, tuple[Any, ...]]]:
+        """Check the sites this process admitted against those the file already has that day:
+        the ones beyond the day's room become OTHER_SITES, in ``batch`` and in what is pending.
+        A file that cannot be read raises, as a failed write does: nothing is written, and the
+        check is made again next time."""
+        refused: set[tuple[str, str]] = set()
+        known: dict[str, set[str]] = {}
+        for day in dict.fromkeys(day for day, _ in unchecked):
+            rows = self.store.rows("page_views", f"{day}T00", f"{day}T23")
+            stored = {row["origin"] for row in rows} - NOT_A_SITE
+            known[day] = stored
+            room = MAX_ORIGINS_PER_DAY - len(stored)
+            for this_day, site in unchecked:
+                if this_day != day or site in stored:
+                    continue
+                if room > 0:
+                    room -= 1
+                else:
+                    refused.add((day, site))
+        with self._lock:
+            for day, stored in known.items():
+                if day == self._origin_day:
+                    self._origins = (self._origins - {s for d, s in refused if d == day}) | stored
+            if refused:
+                self._pending = _as_other_sites(self._pending, refused)
+        return _as_other_sites(batch, refused) if refused else batch
 
     def pending(self) -> int:
         """How many counts wait to be written."""
@@ -78,15 +151,21 @@ class Recorder:
         """Write what has gathered in one transaction; return how many counts were written."""
         with self._lock:
             batch, self._pending = self._pending, Counter()
+            unchecked, self._unchecked = self._unchecked, {}
         if not batch:
             return 0
         try:
+            if unchecked:
+                batch = self._check_sites(batch, unchecked)
             self.store.add(batch)
-        except Exception:
+        except Exception as error:
             if not self.failing:
                 log.exception("insights: could not write counts to %s", self.store.path)
             self.failing = True
+            self.error = error.with_traceback(None)  # not the frames: they hold the batch
+            _recheck(self.store)
             with self._lock:
+                self._unchecked = {**unchecked, **self._unchecked}  # checked again next time
                 for key, n in batch.items():
                     if key in self._pending or len(self._pending) < MAX_PENDING_KEYS:
                         self._pending[key] += n
@@ -94,6 +173,7 @@ class Recorder:
         if self.failing:
             log.warning("insights: writing counts to %s again", self.store.path)
         self.failing = False
+        self.error = None
         return sum(batch.values())
 
     def _start_thread(self) -> None:
@@ -110,19 +190,41 @@ class Recorder:
             self.flush()
 
 
-_recorders: dict[tuple[Path, bool], Recorder] = {}
+def _recheck(store: Store) -> None:
+    """After a failed write the database may be a new one (a damaged file moved aside, one
+    restored from a backup): the store makes or migrates its tables on its next connection
+    again, which it otherwise does once (``_ready``)."""
+    if getattr(store, "_ready", False):
+        store._ready = False  # type: ignore[attr-defined]
+
+
+def _as_other_sites(
+    counts: Counter[tuple[str, tuple[Any, ...]]], refused: set[tuple[str, str]]
+) -> Counter[tuple[str, tuple[Any, ...]]]:
+    """``counts`` with every page view from a refused (day, site) counted as OTHER_SITES."""
+    out: Counter[tuple[str, tuple[Any, ...]]] = Counter()
+    for (table, key), n in counts.items():
+        if table == "page_views" and (key[0][:10], key[_ORIGIN]) in refused:
+            key = (*key[:_ORIGIN], OTHER_SITES, *key[_ORIGIN + 1 :])
+        out[(table, key)] += n
+    return out
+
+
+_recorders: dict[tuple[Path | str, bool], Recorder] = {}
 _recorders_lock = threading.Lock()
 
 
 def recorder_for(
     path: str | Path, interval: float = FLUSH_SECONDS, thread: bool = True
 ) -> Recorder:
-    """The process's recorder for the database at ``path`` (one per file, shared by apps)."""
-    key = (Path(path).resolve(), thread)
+    """The process's recorder for the database at ``path`` (a file, or a database's address:
+    one per database, shared by apps)."""
+    where = path if isinstance(path, str) and "://" in path else Path(path).resolve()
+    key = (where, thread)
     with _recorders_lock:
         found = _recorders.get(key)
         if found is None:
-            found = _recorders[key] = Recorder(Store(key[0]), interval, thread)
+            found = _recorders[key] = Recorder(Store(where), interval, thread)
         return found
 
 

@@ -16,10 +16,12 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
+from kiosk.insights.recorder import OTHER_SITES
 from kiosk.insights.schema import GAME_EVENTS, MODES, TABLES
 from kiosk.insights.store import Store
 
 DEFAULT_DAYS = 7
+SITES_SHOWN = 50  # embedding sites named on the dashboard and in the summary; the rest added up
 MAX_DAYS = 3 * 366  # a longer period is cut to this many days, ending on its last day
 CSV_COLUMNS = ("table", "hour", *dict.fromkeys(c for cs in TABLES.values() for c in cs), "n")
 
@@ -110,6 +112,15 @@ class Report:
     @property
     def is_empty(self) -> bool:
         return not any(self.rows.values())
+
+    def sites(self, limit: int = SITES_SHOWN) -> tuple[list[tuple[str, int]], int]:
+        """The embedding sites with the most page views (at most ``limit``), then "(other
+        sites)" with the views of the rest (the sites the recorder did not keep, and those
+        beyond ``limit``); and how many sites were left out here."""
+        named = [(o, n) for o, n in self.origins.most_common() if o != OTHER_SITES]
+        shown, rest = named[:limit], named[limit:]
+        other = self.origins.get(OTHER_SITES, 0) + sum(n for _, n in rest)
+        return shown + ([(OTHER_SITES, other)] if other else []), len(rest)
 
     def rule_summary(self) -> list[dict[str, Any]]:
         """Per step-through: watched, steps, median furthest step, and the share seeing the end."""
@@ -202,7 +213,7 @@ def summary_lines(report: Report) -> Iterable[str]:
         yield _line(mode, report.views_by_mode[mode])
     for name, counts in sorted(report.set_views.items()):
         yield _line(f"set {name}", sum(counts.values()))
-    for origin, n in report.origins.most_common():
+    for origin, n in report.sites()[0]:  # the most viewed, then the others added up
         yield _line(f"embedded by {origin}", n)
     yield "Games (started / finished / abandoned)"
     for game, counts in sorted(report.games.items()):

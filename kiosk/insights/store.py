@@ -1,10 +1,18 @@
-"""The counts in SQLite (the standard library's ``sqlite3``): made and migrated by the kiosk.
+"""The counts' database: a SQLite file (the embedded default) or a PostgreSQL database.
 
-Several processes share one file safely: WAL mode (readers never wait for the writer), a busy
-timeout, and every write one short ``BEGIN IMMEDIATE`` transaction that adds a batch of counts
-with upserts (``n = n + excluded.n``), so two workers adding to the same hour never lose a count.
-Migrations are numbered by ``PRAGMA user_version`` and run inside the same kind of transaction,
-so two processes starting on a new file at once create it once.
+``Store(address)`` is the one way in: a file path gives a :class:`SQLiteStore` (the standard
+library's ``sqlite3``), a ``postgresql://`` (or ``postgres://``) address a
+:class:`~kiosk.insights.postgres.PostgresStore` (psycopg 3), so that several machines can count
+into one database. Both have the same methods (``add`` a batch, ``rows`` to read a table back,
+``version``, ``exists``, ``dump``), the same tables, the same migrations and the same SQL but for
+a few words (:class:`Dialect`).
+
+Several processes share one database safely. Every write is one short transaction that adds a
+batch of counts with upserts (``n = n + excluded.n``), so two processes adding to the same hour
+never lose a count. SQLite: WAL mode (readers never wait for the writer), a busy timeout, and
+``BEGIN IMMEDIATE``; migrations are numbered by ``PRAGMA user_version`` and run inside the same
+kind of transaction, so two processes starting on a new file create it once. PostgreSQL: see
+:mod:`kiosk.insights.postgres`.
 """
 
 from __future__ import annotations
@@ -12,50 +20,148 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import closing, contextmanager
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
+from urllib.parse import urlsplit
 
 from kiosk.insights.schema import INTEGER_COLUMNS, TABLES
 
 BUSY_TIMEOUT_MS = 10_000
+POSTGRES_SCHEMES = ("postgresql", "postgres")  # what libpq takes as a URL
 
 # A batch: (table, (hour, *dimensions)) -> how many to add.
 Batch = Mapping[tuple[str, tuple[Any, ...]], int]
 
 
-def _create_table(table: str) -> str:
+@dataclass(frozen=True)
+class Dialect:
+    """The few words in which SQLite's SQL and PostgreSQL's differ here."""
+
+    mark: str  # a query parameter
+    text: str  # a text column: PostgreSQL's compares bytes ("C"), as SQLite's does
+    count: str  # the n column
+    table_options: str  # after a CREATE TABLE's closing parenthesis
+
+
+SQLITE = Dialect(mark="?", text="TEXT", count="INTEGER", table_options=" WITHOUT ROWID")
+POSTGRES = Dialect(mark="%s", text='TEXT COLLATE "C"', count="BIGINT", table_options="")
+
+
+def key_columns(table: str) -> tuple[str, ...]:
+    """A table's primary key: the hour, then its dimensions."""
+    return ("hour", *TABLES[table])
+
+
+def _create_table(table: str, dialect: Dialect) -> str:
     columns = ", ".join(
-        f"{name} {'INTEGER' if name in INTEGER_COLUMNS else 'TEXT'} NOT NULL"
-        for name in ("hour", *TABLES[table])
+        f"{name} {'INTEGER' if name in INTEGER_COLUMNS else dialect.text} NOT NULL"
+        for name in key_columns(table)
     )
-    key = ", ".join(("hour", *TABLES[table]))
     return (
-        f"CREATE TABLE IF NOT EXISTS {table} ({columns}, n INTEGER NOT NULL, "
-        f"PRIMARY KEY ({key})) WITHOUT ROWID"
+        f"CREATE TABLE IF NOT EXISTS {table} ({columns}, n {dialect.count} NOT NULL, "
+        f"PRIMARY KEY ({', '.join(key_columns(table))})){dialect.table_options}"
     )
 
 
-# Each migration is a list of statements; its number is its place in the list, from 1.
-MIGRATIONS: tuple[tuple[str, ...], ...] = (tuple(_create_table(table) for table in TABLES),)
+def migrations(dialect: Dialect) -> tuple[tuple[str, ...], ...]:
+    """Each migration is a list of statements; its number is its place in the list, from 1.
+    Both databases have the same migrations, so the same version means the same tables."""
+    return (tuple(_create_table(table, dialect) for table in TABLES),)
 
 
-def _upsert(table: str) -> str:
-    columns = ("hour", *TABLES[table])
-    marks = ", ".join("?" for _ in (*columns, "n"))
+def upsert(table: str, dialect: Dialect) -> str:
+    """Add n to a row, making it if it is not there (the same words in both databases)."""
+    columns = ", ".join((*key_columns(table), "n"))
+    marks = ", ".join(dialect.mark for _ in (*key_columns(table), "n"))
     return (
-        f"INSERT INTO {table} ({', '.join(columns)}, n) VALUES ({marks}) "
-        f"ON CONFLICT ({', '.join(columns)}) DO UPDATE SET n = n + excluded.n"
+        f"INSERT INTO {table} ({columns}) VALUES ({marks}) "
+        f"ON CONFLICT ({', '.join(key_columns(table))}) DO UPDATE SET n = {table}.n + excluded.n"
     )
 
 
-UPSERTS = {table: _upsert(table) for table in TABLES}
+def select(table: str, dialect: Dialect) -> str:
+    """Every row of a table in an hour range, in key order (the same order in both)."""
+    columns = ", ".join((*key_columns(table), "n"))
+    return (
+        f"SELECT {columns} FROM {table} WHERE hour >= {dialect.mark} AND hour <= {dialect.mark} "
+        f"ORDER BY {', '.join(key_columns(table))}"
+    )
+
+
+def is_postgres(address: str | Path) -> bool:
+    """Whether ``address`` names a PostgreSQL database (``postgresql://…``), not a file."""
+    return isinstance(address, str) and urlsplit(address.strip()).scheme in POSTGRES_SCHEMES
+
+
+MIGRATIONS = migrations(SQLITE)
+UPSERTS = {table: upsert(table, SQLITE) for table in TABLES}
+SELECTS = {table: select(table, SQLITE) for table in TABLES}
 
 
 class Store:
-    """One SQLite file of counts: ``add`` a batch, ``rows`` to read a table back."""
+    """The counts in one database. ``Store(path)`` is a :class:`SQLiteStore`,
+    ``Store("postgresql://…")`` a :class:`~kiosk.insights.postgres.PostgresStore`."""
+
+    dialect: ClassVar[Dialect]
+    # What the store raises when its database cannot be used (kiosk.web.insights catches them).
+    errors: ClassVar[tuple[type[BaseException], ...]] = ()
+    # What log lines and messages name the database by (a PostgreSQL address without its
+    # password); ``path`` is the same for a PostgreSQL store, the file for SQLite.
+    address: str
+    path: Path | str
+
+    def __new__(cls, address: str | Path) -> Store:
+        if cls is Store:
+            if is_postgres(address):
+                from kiosk.insights.postgres import PostgresStore  # psycopg: only when asked for
+
+                cls = PostgresStore
+            elif "://" in str(address):
+                raise ValueError(
+                    f"{address!r}: the counts database is a file path or a postgresql:// "
+                    "address (docs/insights.md)"
+                )
+            else:
+                cls = SQLiteStore
+        return super().__new__(cls)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.address!r})"
+
+    def exists(self) -> bool:
+        """Whether the database has been made (nothing is made by asking)."""
+        raise NotImplementedError
+
+    def version(self) -> int:
+        """The schema version (the number of migrations applied), migrating first."""
+        raise NotImplementedError
+
+    def add(self, batch: Batch) -> None:
+        """Add every count of ``batch`` in one transaction."""
+        raise NotImplementedError
+
+    def rows(
+        self, table: str, first_hour: str = "", last_hour: str = "\uffff"
+    ) -> list[dict[str, Any]]:
+        """Every row of ``table`` whose hour is in [first_hour, last_hour], oldest first (and in
+        key order within an hour)."""
+        raise NotImplementedError
+
+    def dump(self) -> Iterable[str]:
+        """Every statement that rebuilds the counts, values written out: for the privacy tests."""
+        raise NotImplementedError
+
+
+class SQLiteStore(Store):
+    """One SQLite file of counts (made, with its folder, and migrated by the kiosk)."""
+
+    dialect = SQLITE
+    errors = (sqlite3.Error, OSError)
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
+        self.address = str(self.path)
         self._ready = False
 
     def connect(self) -> sqlite3.Connection:
@@ -94,13 +200,14 @@ class Store:
             if version < len(MIGRATIONS):
                 db.execute(f"PRAGMA user_version = {len(MIGRATIONS)}")
 
+    def exists(self) -> bool:
+        return self.path.exists()
+
     def version(self) -> int:
-        """The schema version of the file (the number of migrations applied)."""
         with closing(self.connect()) as db:
             return int(db.execute("PRAGMA user_version").fetchone()[0])
 
     def add(self, batch: Batch) -> None:
-        """Add every count of ``batch`` in one transaction."""
         if not batch:
             return
         with closing(self.connect()) as db, self._immediate(db):
@@ -110,20 +217,16 @@ class Store:
     def rows(
         self, table: str, first_hour: str = "", last_hour: str = "\uffff"
     ) -> list[dict[str, Any]]:
-        """Every row of ``table`` whose hour is in [first_hour, last_hour], oldest first."""
-        columns = ("hour", *TABLES[table], "n")
-        query = (
-            f"SELECT {', '.join(columns)} FROM {table} WHERE hour >= ? AND hour <= ? ORDER BY hour"
-        )
+        columns = (*key_columns(table), "n")
         if not self.path.exists():
             return []
         with closing(self.connect()) as db:
             return [
                 dict(zip(columns, row, strict=True))
-                for row in db.execute(query, (first_hour, last_hour))
+                for row in db.execute(SELECTS[table], (first_hour, last_hour))
             ]
 
     def dump(self) -> Iterable[str]:
-        """Every statement that rebuilds the file (``iterdump``): for the privacy tests."""
+        """Every statement that rebuilds the file (``iterdump``)."""
         with closing(self.connect()) as db:
             yield from db.iterdump()

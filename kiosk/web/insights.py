@@ -8,20 +8,30 @@ answered 304 counts as well; what the browser alone sees arrives at ``POST /insi
 from ``static/js/insights.js`` (``navigator.sendBeacon``). The play views call
 :func:`count_game`. The dashboard answers 404 with no ``KIOSK_CURATOR_PASSWORD``, in kiosk mode
 and inside an embed, and is linked from no visitor page.
+
+Wrong passwords lock out the client that sends them (:class:`FailureGuard`: by its address),
+never anyone else, and no request ever waits for them. A database that cannot be read makes the
+dashboard answer 503 saying what is wrong (:func:`problem_of`); ``/healthz`` reports it too
+(:func:`health`), and every visitor page goes on as before: they never read the database.
 """
 
 from __future__ import annotations
 
-import collections
 import functools
 import hashlib
 import hmac
+import ipaddress
 import logging
+import math
+import sqlite3
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from flask import (
     Blueprint,
@@ -35,8 +45,8 @@ from flask import (
 
 from kiosk.insights import dashboard, report
 from kiosk.insights.events import browser_event, game_count, game_settings
-from kiosk.insights.recorder import Recorder, recorder_for
-from kiosk.insights.schema import origin_of
+from kiosk.insights.recorder import MAX_PENDING_KEYS, Recorder, recorder_for
+from kiosk.insights.schema import TABLES, hour_of, origin_of
 from kiosk.insights.store import Store
 from kiosk.web import content
 from kiosk.web.modes import is_embed, is_kiosk_mode, mode, mode_of
@@ -70,41 +80,105 @@ PAGE_KINDS: dict[str, tuple[str, tuple[str, ...]]] = {
     "/patterns": ("patterns", ()),
 }
 
-# Wrong passwords: each is answered after FAILURE_DELAY seconds, and once MAX_FAILURES have
-# come within FAILURE_WINDOW seconds every attempt gets 429 until the window has passed.
-FAILURE_DELAY = 1.0
-FAILURE_WINDOW = 60.0
-MAX_FAILURES = 10
+# Wrong passwords, per client (its address: REMOTE_ADDR, which ProxyFix sets to the forwarded
+# one with KIOSK_PROXY_FIX; an IPv6 address by its /64, what one machine is given). A client's
+# MAX_FAILURES-th wrong password within FAILURE_WINDOW seconds of the one before locks it out for
+# LOCKOUT_SECONDS; after a lockout each wrong password locks it again, for twice as long as the
+# last time, up to MAX_LOCKOUT_SECONDS. A locked client gets 429 with Retry-After, its password
+# not even looked at; everyone else signs in as usual. Nothing waits: no request is held.
+MAX_FAILURES = 5
+FAILURE_WINDOW = 15 * 60.0  # wrong passwords are forgotten after this long without one
+LOCKOUT_SECONDS = 60.0
+MAX_LOCKOUT_SECONDS = 60 * 60.0
+FORGET_LOCKOUTS = 24 * 60 * 60.0  # lockouts are forgotten a day after the last wrong password
+MAX_CLIENTS = 10_000  # clients remembered per process (the least recent forgotten first)
+
+
+@dataclass(slots=True)
+class _Client:
+    failures: int = 0  # wrong passwords since the last lockout (or since forgotten)
+    lockouts: int = 0
+    last: float = 0.0  # when the last wrong password came
+    until: float = 0.0  # refused until then
 
 
 class FailureGuard:
-    """Wrong passwords of this process in the last minute (times only: never who sent them)."""
+    """Wrong curator passwords per client, in this process: who may try again, and when.
 
-    def __init__(self) -> None:
-        self._times: collections.deque[float] = collections.deque()
+    Bounded: at most ``capacity`` clients are remembered (about 100 bytes each), the one whose
+    last wrong password is oldest forgotten first. Per process: gunicorn's workers each keep
+    their own, so with W workers a client gets up to W * MAX_FAILURES wrong passwords before
+    every worker has locked it out, and W a lockout after that (docs/insights.md)."""
+
+    def __init__(
+        self, capacity: int = MAX_CLIENTS, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.capacity = capacity
+        self.clock = clock
+        self._clients: OrderedDict[str, _Client] = OrderedDict()
         self._lock = threading.Lock()
 
-    def _recent(self, now: float) -> int:
-        while self._times and now - self._times[0] > FAILURE_WINDOW:
-            self._times.popleft()
-        return len(self._times)
+    def __len__(self) -> int:
+        return len(self._clients)
 
-    def locked(self) -> bool:
+    def refused_for(self, client: str) -> float:
+        """Seconds until ``client`` may try a password again (0: now)."""
         with self._lock:
-            return self._recent(time.monotonic()) >= MAX_FAILURES
+            found = self._clients.get(client)
+            return max(0.0, found.until - self.clock()) if found is not None else 0.0
 
-    def failed(self) -> None:
+    def failed(self, client: str) -> float:
+        """A wrong password from ``client``: how long it is now locked out for (0: not)."""
+        now = self.clock()
         with self._lock:
-            self._times.append(time.monotonic())
+            found = self._clients.pop(client, None)
+            if found is None or now - found.last > FORGET_LOCKOUTS:
+                found = _Client()
+            elif now - found.last > FAILURE_WINDOW:
+                found.failures = 0
+            self._clients[client] = found  # the most recent, last
+            while len(self._clients) > self.capacity:
+                self._clients.popitem(last=False)
+            found.failures += 1
+            found.last = now
+            if found.failures < (MAX_FAILURES if found.lockouts == 0 else 1):
+                return 0.0
+            wait = min(MAX_LOCKOUT_SECONDS, LOCKOUT_SECONDS * 2**found.lockouts)
+            found.lockouts += 1
+            found.failures = 0
+            found.until = now + wait
+            return wait
+
+    def succeeded(self, client: str) -> None:
+        """The right password from ``client``: its wrong ones are forgotten."""
+        with self._lock:
+            self._clients.pop(client, None)
 
 
-def database_path(app: Flask) -> Path:
-    """``INSIGHTS_DB``, else ``insights.sqlite3`` in the app's instance folder."""
+def client_of(address: str | None) -> str:
+    """Whom wrong passwords are counted against: the address, an IPv6 one by its /64."""
+    try:
+        ip = ipaddress.ip_address(address or "")
+    except ValueError:
+        return address or "(unknown)"
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
+
+
+def database_path(app: Flask) -> Path | str:
+    """``INSIGHTS_DB``, else ``insights.sqlite3`` in the app's instance folder: a file's path,
+    or a ``postgresql://`` address as it is given (:class:`~kiosk.insights.store.Store` takes
+    both)."""
     given = str(app.config.get("INSIGHTS_DB") or "").strip()
+    if urlsplit(given).scheme in ("postgresql", "postgres"):
+        return given
     if "://" in given:
         raise ValueError(
-            f"KIOSK_INSIGHTS_DB={given!r}: a file path is expected (the counts are kept in "
-            "SQLite; see docs/insights.md)"
+            f"KIOSK_INSIGHTS_DB={given!r}: a file path or a postgresql:// address is expected "
+            "(see docs/insights.md)"
         )
     return Path(given) if given else Path(app.instance_path) / DB_NAME
 
@@ -112,6 +186,137 @@ def database_path(app: Flask) -> Path:
 def recorder() -> Recorder | None:
     """This app's recorder, None with ``KIOSK_INSIGHTS=0``."""
     return current_app.extensions.get(EXTENSION)
+
+
+def _store(app: Flask) -> Store:
+    """The counts' store, for reading (the dashboard, the health check)."""
+    return Store(database_path(app))
+
+
+# --------------------------------------------------------------------------- an unusable database
+
+# What a store raises when its database cannot be used: SQLite's errors (a damaged file, another
+# file in its place, locked past the busy timeout, no permission) and the file system's, and
+# those a store class names as its own (``errors``: a PostgreSQL store's driver errors).
+STORE_ERRORS: tuple[type[BaseException], ...] = (sqlite3.Error, OSError)
+
+
+def _errors_of(store: Store) -> tuple[type[BaseException], ...]:
+    return (*STORE_ERRORS, *getattr(type(store), "errors", ()))
+
+
+HEALTH = "kiosk-insights-health"
+PROBE_SECONDS = 30.0  # /healthz reads the database at most this often per process
+
+# Words for SQLite's messages, so that a curator knows what to do.
+_HINTS = (
+    ("not a database", "it is not an SQLite database (damaged, or another file in its place)"),
+    ("malformed", "it is damaged"),
+    ("locked", "another program has held it locked for longer than the kiosk waits"),
+    ("unable to open", "it cannot be opened (a folder in its place, or no permission)"),
+    ("readonly", "the server may not write to it"),
+    ("no such table", "it is not the kiosk's counts, or is missing tables"),
+    ("disk i/o", "the disk failed to read or write it"),
+    ("full", "the disk is full"),
+)
+
+
+def _shown(where: Path | str) -> str:
+    """The database as messages name it: a file by its name (not its folder), an address
+    without its user or password."""
+    if isinstance(where, Path):
+        return where.name
+    parts = urlsplit(where)
+    return f"{parts.scheme}://{parts.hostname or ''}{parts.path}"
+
+
+def problem_of(error: BaseException, where: Path | str) -> str:
+    """What is wrong with the database, in words, naming the file but not its folder (for
+    /healthz, which anyone may read): ``insights.sqlite3: it is damaged (DatabaseError:
+    database disk image is malformed)``."""
+    if isinstance(error, OSError):
+        detail = error.strerror or type(error).__name__
+    else:
+        detail = " ".join(str(error).replace(str(where), _shown(where)).split())
+    words = next((hint for key, hint in _HINTS if key in detail.lower()), "it cannot be used")
+    return f"{_shown(where)}: {words} ({type(error).__name__}: {detail})"
+
+
+class ReadState:
+    """Whether this process could last read the database: from the dashboard's reads, and a
+    probe that ``/healthz`` makes at most every ``interval`` seconds (never two at once: a
+    health check that finds a probe under way answers with the last result)."""
+
+    def __init__(
+        self, interval: float = PROBE_SECONDS, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.interval = interval
+        self.clock = clock
+        self.problem = ""
+        self.checked = -math.inf
+        self._probing = threading.Lock()
+
+    def note(self, problem: str) -> None:
+        self.problem, self.checked = problem, self.clock()
+
+    def probe(self, app: Flask) -> None:
+        """Read the current hour of every table, if the last read is older than the interval.
+        A file not made yet is no problem (the first write makes it)."""
+        if self.clock() - self.checked < self.interval or not self._probing.acquire(False):
+            return
+        store = _store(app)
+        try:
+            hour = hour_of()
+            for table in TABLES:
+                store.rows(table, hour, hour)
+        except _errors_of(store) as error:
+            self.note(problem_of(error, database_path(app)))
+        else:
+            self.note("")
+        finally:
+            self._probing.release()
+
+
+def _unusable(error: BaseException, state: ReadState) -> Response:
+    """503 for a dashboard whose database cannot be read: what is wrong, in plain text."""
+    path = database_path(current_app)
+    problem = problem_of(error, path)
+    state.note(problem)
+    logged = path if isinstance(path, Path) else _shown(path)  # an address: no password
+    log.error("insights: cannot read the counts in %s: %r", logged, error)
+    body = (
+        "503 Service Unavailable: the visitor counts cannot be read.\n\n"
+        f"The insights database (KIOSK_INSIGHTS_DB) cannot be used.\n{problem}.\n\n"
+        "The kiosk's pages are not affected. Each process keeps what it counts in memory "
+        f"(up to {MAX_PENDING_KEYS:,} rows) and writes it once the file can be used again. "
+        "Restore the file from a backup, or move it aside and the kiosk makes a new one "
+        '(docs/insights.md, "When the database cannot be used"). The server\'s log names the '
+        "file's folder.\n"
+    )
+    return Response(body, 503, {"Retry-After": "60"}, mimetype="text/plain")
+
+
+def health() -> dict[str, Any] | None:
+    """The insights part of ``/healthz``: ``ok``, or ``unusable`` with the problems (the last
+    write's, the last read's); ``off`` with neither counting nor a dashboard; None on an app
+    without insights."""
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    state: ReadState | None = app.extensions.get(HEALTH)
+    if state is None:
+        return None
+    counts = recorder()
+    dashboard_on = bool(app.config.get("CURATOR_PASSWORD"))
+    if counts is None and not dashboard_on:
+        return {"status": "off", "counting": False, "problems": []}
+    state.probe(app)
+    problems = [state.problem] if state.problem else []
+    if counts is not None and counts.error is not None:
+        problems.insert(0, "writing: " + problem_of(counts.error, database_path(app)))
+    return {
+        "status": "unusable" if problems else "ok",
+        "counting": counts is not None,
+        "problems": problems,
+    }
 
 
 # --------------------------------------------------------------------------- counting
@@ -224,25 +429,37 @@ def _same(given: str | None, expected: str) -> bool:
 
 
 def _curators_only() -> Response | None:
-    """404 without a password, in kiosk mode or an embed; 429 after repeated failures; 401
-    without the right user and password (a wrong one answered only after a delay)."""
+    """404 without a password, in kiosk mode or an embed; 429 for a client locked out after
+    wrong passwords (whatever it sends now); 401 without the right user and password."""
     password = str(current_app.config.get("CURATOR_PASSWORD") or "")
     if not password or is_kiosk_mode() or is_embed():
         return Response("Not Found", 404)
     guard: FailureGuard = current_app.extensions[GUARD]
-    if guard.locked():
-        return Response(
-            "Too many wrong passwords: try again in a minute.", 429, {"Retry-After": "60"}
-        )
+    client = client_of(request.remote_addr)
+    wait = guard.refused_for(client)
+    if wait:
+        return _locked_out(wait)
     auth = request.authorization
     if auth is not None and auth.type == "basic":
         right_user = _same(auth.username, CURATOR)
         right_password = _same(auth.password, password)
         if right_user and right_password:
+            guard.succeeded(client)
             return None
-        guard.failed()
-        time.sleep(FAILURE_DELAY)
+        locked = guard.failed(client)
+        if locked:
+            log.warning("insights: wrong curator passwords, a client refused for %d s", locked)
     return Response("Sign in as the curator.", 401, {"WWW-Authenticate": REALM})
+
+
+def _locked_out(wait: float) -> Response:
+    seconds = max(1, math.ceil(wait))
+    return Response(
+        f"Too many wrong passwords from your address: try again in {seconds} seconds.\n",
+        429,
+        {"Retry-After": str(seconds)},
+        mimetype="text/plain",
+    )
 
 
 def _private(response: Response) -> Response:
@@ -251,14 +468,15 @@ def _private(response: Response) -> Response:
     return response
 
 
-def _report() -> tuple[report.Report, str]:
-    """The period asked for (the last 7 days if none, or if it cannot be read) and its counts."""
+def _report(store: Store) -> tuple[report.Report, str]:
+    """The period asked for (the last 7 days if none, or if it cannot be read) and its counts.
+    Raises what ``store`` raises if its database cannot be read."""
     error = ""
     try:
         which = report.period(request.args.get("from"), request.args.get("to"))
     except ValueError as problem:
         error, which = str(problem), report.period()
-    return report.build(Store(database_path(current_app)), which), error
+    return report.build(store, which), error
 
 
 def _titles() -> dict[str, str]:
@@ -280,7 +498,14 @@ def _curators_report(
         refused = _curators_only()
         if refused is not None:
             return _private(refused)
-        return _private(view(*_report()))
+        state: ReadState = current_app.extensions[HEALTH]
+        store = _store(current_app)
+        try:
+            found, error = _report(store)
+        except _errors_of(store) as problem:
+            return _private(_unusable(problem, state))
+        state.note("")
+        return _private(view(found, error))
 
     return guarded
 
@@ -329,6 +554,7 @@ def insights_event_url() -> str | None:
 def init_app(app: Flask) -> None:
     """Register the dashboard and the event endpoint; count unless ``KIOSK_INSIGHTS=0``."""
     app.extensions[GUARD] = FailureGuard()
+    app.extensions[HEALTH] = ReadState()
     path = database_path(app)
     if app.config.get("INSIGHTS", True):
         interval = float(app.config.get("INSIGHTS_FLUSH_SECONDS") or 5)

@@ -37,7 +37,15 @@ from kiosk.games.core import DeckRefused, GameError
 from kiosk.memo import Memo
 from kiosk.web import content, insights, tokens
 from kiosk.web.cards import back_src
-from kiosk.web.play.games import HUMAN, Game, NotOnTheList, PlayGame, adapters, blueprint_name
+from kiosk.web.play.games import (
+    HUMAN,
+    Game,
+    NotOnTheList,
+    PlayGame,
+    adapter_or_none,
+    adapters,
+    blueprint_name,
+)
 
 bp = Blueprint("play", __name__)
 
@@ -69,7 +77,7 @@ def games() -> dict[str, PlayGame]:
 
 def game_or_404(game: str, slug: str) -> tuple[PlayGame, SetRecord]:
     """The game and the set with these slugs if the set is played with it, else a 404."""
-    plugin = games().get(game)
+    plugin = adapter_or_none(game)
     entry = content.current().sets.get(slug)
     if plugin is None or entry is None or not plugin.plays(entry.record):  # type: ignore[arg-type]
         abort(404)
@@ -121,6 +129,10 @@ def _setup_context(game: PlayGame, set_record: SetRecord) -> dict[str, Any]:
         "setup_url": url_for("play.setup", **urls),
         "start_url": url_for("play.start", **urls),
         "act_url": url_for("play.act_post", **urls),
+        "rules_urls": {
+            name: url_for("rules.first", game=game.slug, slug=game.rules_slug(name))
+            for name in game.engine.VARIANTS
+        },
         "back": back_src(set_record),
         **game.choices(set_record, deck),
     }

@@ -80,6 +80,15 @@ class PlayGame:
     folder: str | None = None
     hands_face_up: bool = True  # a hand is held up to its player (Snap's lie face down)
 
+    def rules_slug(self, variant: str) -> str:
+        """The rule example a table links to for ``variant`` (``/rules/<game>/<slug>``)."""
+        return variant
+
+    def rules_url(self, setup: Mapping[str, Any], variant: str) -> str:
+        """Where the table's "See how it works" goes, inside an embed too (made once per
+        setup context: ``url_for`` is among the dearest calls of a request)."""
+        return setup["rules_urls"][variant]
+
     def table_notes(self, public: Mapping[str, Any]) -> list[str]:
         """What a rule step-through says beside the middle of the table (the game's public
         counters, e.g. the deal), from the engine's ``public_state``."""
@@ -287,7 +296,9 @@ def adapter(slug: str) -> PlayGame | None:
             raise  # a real import error inside an adapter must not be hidden
         return None
     found = getattr(module, "GAME", None)
-    return found if isinstance(found, PlayGame) else None
+    if not isinstance(found, PlayGame):
+        return None
+    return _adapters.setdefault(slug, found)  # found once: every request asks
 
 
 def adapters() -> dict[str, PlayGame]:
@@ -295,3 +306,8 @@ def adapters() -> dict[str, PlayGame]:
     one is left out here; the start-up check names it)."""
     found = {slug: adapter(slug) for slug in registry.games()}
     return {slug: a for slug, a in found.items() if a is not None}
+
+
+def adapter_or_none(slug: str) -> PlayGame | None:
+    """The web adapter of ``slug`` if it is a registered game (a request's game slug)."""
+    return adapter(slug) if slug in registry.games() else None

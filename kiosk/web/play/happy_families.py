@@ -10,8 +10,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from flask import url_for
-
 from kiosk.catalogue.schema import CardFace, SetRecord
 from kiosk.games import happy_families as hf
 from kiosk.games.cards import Card
@@ -259,7 +257,7 @@ class HappyFamilies(TurnGame):
             "result": result_words(s) if over else None,
             "you_won": over and HUMAN in result["winners"],
             "variant": self.variants()[variant_of(game)],
-            "rules_url": url_for("rules.first", game="happy-families", slug=variant_of(game)),
+            "rules_url": self.rules_url(setup, variant_of(game)),
         }
 
 

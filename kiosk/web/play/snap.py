@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from types import SimpleNamespace
 from typing import Any
 
-from flask import current_app, url_for
+from flask import current_app
 
 from kiosk.catalogue.decks import card_name
 from kiosk.catalogue.schema import SetRecord
@@ -173,11 +173,12 @@ def card_alt(card: dict[str, Any] | None, set_record: SetRecord) -> str:
     return name
 
 
-def hearer(game: Game, set_record: SetRecord) -> Hearer:
-    """The visitor at the table: "you", the computer seats by name, cards by the set's names."""
+def hearer(game: Game, set_record: SetRecord, who: list[str] | None = None) -> Hearer:
+    """The visitor at the table: "you", the computer seats by name (``who``, when the caller
+    has them already), cards by the set's names."""
     cards = game.state.cards
     return Hearer(
-        names(game.state.options),
+        names(game.state.options) if who is None else who,
         HUMAN,
         lambda cid: card_alt(snap.card_json(cards[cid]), set_record),
     )
@@ -364,7 +365,7 @@ class Snap(PlayGame):
         looks: CardLooks = setup["card_looks"]
         look = looks.look
         who = names(o)
-        heard = hearer(game, set_record)
+        heard = hearer(game, set_record, who)
         turns = [e.data["player"] for e in game.events if e.type == "turn"]
         current = None if o.speed else v["current"]
         seats = []  # objects, not dicts: Jinja tries an attribute first, and on a dict that fails
@@ -432,7 +433,7 @@ class Snap(PlayGame):
             "you_won": s.over and HUMAN in s.winners,
             "variant": self.variants()[o.variant],
             "turns_left": turns_left,
-            "rules_url": url_for("rules.first", game="snap", slug=o.variant),
+            "rules_url": self.rules_url(setup, o.variant),
         }
 
 

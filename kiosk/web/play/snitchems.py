@@ -10,8 +10,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from flask import url_for
-
 from kiosk.catalogue.schema import SetRecord
 from kiosk.games import snitchems as sn
 from kiosk.games.cards import Card
@@ -72,6 +70,10 @@ class Snitchems(TurnGame):
     pace = 1800  # time to read the computer's move before it plays again
     thinks_aloud = "careful"
     your_turn_words = "It is your turn."
+
+    def rules_slug(self, variant: str) -> str:
+        """The one game's example begins with the deal."""
+        return "dealing"
 
     def table_notes(self, public: Mapping[str, Any]) -> list[str]:
         """Which of the eight deals this is."""
@@ -187,7 +189,7 @@ class Snitchems(TurnGame):
             "deals": v["deals"],
             "stock": v["stock"],
             "variant": self.variants()["classic"],
-            "rules_url": url_for("rules.first", game="snitchems", slug="dealing"),
+            "rules_url": self.rules_url(setup, "classic"),
         }
 
 

@@ -114,7 +114,10 @@ def _setup_context(game: PlayGame, set_record: SetRecord) -> dict[str, Any]:
     for slug in dict.fromkeys(f.content_note.note for f in flagged if f.content_note):
         entry = snapshot.notes.get(slug)
         notes.append((url_for("pages.note", slug=slug), entry.record.title if entry else slug))
+    # The tables' macros, imported once here: an {% import %} in a table would cost its
+    # render a comparison of the template globals on every action (about 20 us each).
     parts = current_app.jinja_env.get_template("play/_parts.html").module
+    card_parts = current_app.jinja_env.get_template("cards/_card.html").module
     deck = deck_and_print(game, set_record)[0]
     urls = {"game": game.slug, "slug": set_record.key}
     return {
@@ -124,6 +127,8 @@ def _setup_context(game: PlayGame, set_record: SetRecord) -> dict[str, Any]:
         "flagged_notes": notes,
         # the same for every action of a game: rendered here, once per set and version
         "flagged_notice": parts.flagged_notice(flagged, notes),  # type: ignore[attr-defined]
+        "play_parts": parts,
+        "card_parts": card_parts,
         "deck_size": len(deck),
         "unplayable": None if deck else UNPLAYABLE.format(game=game.title),
         "setup_url": url_for("play.setup", **urls),

@@ -267,3 +267,17 @@ def test_an_embedded_rule_step_has_no_trail_out_but_a_way_out(client, key):
     plain = soup(client.get(path.removeprefix(PREFIX)))
     assert plain.select("nav.breadcrumbs a.crumb-link"), "the kiosk's own page keeps its trail"
     assert not plain.select("a[target=_blank]")
+
+
+def test_the_embedded_rules_list_has_no_trail_out_but_a_way_out(client):
+    """The list of step-throughs likewise: no "Home" in the frame, the one way out in a new tab
+    (the list on the full kiosk), every other link a step-through under /embed/rules/."""
+    path = f"{PREFIX}/rules/"
+    page = soup(client.get(path))
+    assert not any(a.get_text(strip=True) == "Home" for a in page.select("a"))
+    out = [a for a in page.select("a[target=_blank]") if urlsplit(a["href"]).netloc == HOST]
+    assert [urlsplit(a["href"]).path for a in out] == ["/rules/"], out
+    inside = [a["href"] for a in page.select("a[href]") if a not in out and a["href"] != "#main"]
+    assert inside and all(h.startswith(f"{PREFIX}/rules/") for h in inside), inside
+    plain = soup(client.get("/rules/"))
+    assert plain.select("nav.breadcrumbs a.crumb-link"), "the kiosk's own list keeps its trail"

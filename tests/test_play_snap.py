@@ -357,6 +357,16 @@ def test_snap_on_a_match_wins_the_cards(app, client):
     assert re.search(r"You called first — you win \d+ cards", words), words
     after = game_of(app, token_of(response)).state
     assert after.snaps == game.state.snaps + 1
+    # told at the cards: the winner's seat is marked, both matched cards face up there
+    page = soup(response)
+    region = page.find(id="snap-game")
+    assert region["data-outcome"] == "won"
+    assert region["data-sounds"].split() == ["win"]
+    seat = page.find(id="seat-0")
+    assert "seat--won" in seat["class"]
+    matched = seat.select(".seat__match img.is-match")
+    assert len(matched) == 2 and all(img["src"] for img in matched)
+    assert "You win" in seat.select_one(".seat__badge").get_text()
 
 
 def test_too_slow(app, client):
@@ -370,6 +380,11 @@ def test_too_slow(app, client):
     turn = game_of(app, token).state.window.turn
     response = act(client, STANDARD, token, "snap", turn=turn, reaction_ms="59000")
     assert re.search(r"Too slow! Speedy Sid called Snap! first", status_text(response))
+    page = soup(response)
+    assert page.find(id="snap-game")["data-outcome"] == "slow"
+    assert "seat--slow" in page.find(id="seat-0")["class"]
+    winner = page.find(id="seat-1")
+    assert "seat--won" in winner["class"] and len(winner.select("img.is-match")) == 2
 
 
 def test_mistaken_call_pays_a_penalty(app, client):
@@ -382,6 +397,12 @@ def test_mistaken_call_pays_a_penalty(app, client):
     assert "No match — a wrong call: a card to each other player." in status_text(response)
     after = game_of(app, token_of(response)).state
     assert len(after.down[0]) == len(before.down[0]) - 1
+    page = soup(response)
+    assert page.find(id="snap-game")["data-outcome"] == "wrong"
+    assert "wrong" in page.find(id="snap-game")["data-sounds"].split()
+    seat = page.find(id="seat-0")
+    assert "seat--wrong" in seat["class"]
+    assert seat.select_one(".seat__badge").get_text() == "No match! −1 card"
 
 
 def test_mistaken_call_without_a_penalty(app, client):
@@ -409,6 +430,8 @@ def test_late_and_duplicate_calls_change_nothing(app, client):
     late = act(client, STANDARD, token, "snap", turn=turn - 1, reaction_ms="300")
     assert late.status_code == 200
     assert "Too late — that card has gone." in status_text(late)
+    assert soup(late).find(id="snap-game")["data-outcome"] == "late"
+    assert "seat--late" in soup(late).find(id="seat-0")["class"]
     assert tokens_record(app, token_of(late)) == tokens_record(app, token)
     unmeasured = act(client, STANDARD, token, "snap", turn="abc")
     assert "Too late" in status_text(unmeasured)
@@ -526,6 +549,11 @@ def test_a_short_game_ends_with_a_result(client):
     page = soup(response)
     result = page.find(class_="result")
     assert result is not None and "Game over" in result.get_text()
+    # said once: the result's title, not the status as well
+    assert "Game over" not in status_text(response)
+    players = result.select(".result__player")
+    assert len(players) == 2 and len(result.select(".result__player.is-winner")) >= 1
+    assert page.find(id="snap-game")["data-sounds"].split()[-1] in ("end-win", "end-lose")
     assert result.find("button", string="Play again")
     assert result.find("a", href="/rules/snap/classic")
     assert page.find(id="snap-game")["data-over"] == "1"

@@ -75,6 +75,7 @@ class AreaView:
     places: list[PlaceView]
     notes: list[str]
     current: bool = False
+    narrow: str = ""  # the label's last words, which step aside in a narrow column
 
 
 def dom_id(card_id: str) -> str:
@@ -136,7 +137,7 @@ def table_of(run: Run, step: Step, set_record: SetRecord, back: str) -> list[Are
         if n in places and (places[n] or n in ("pool", "centre", "table"))
     ]
     notes = adapter(run.game).table_notes(public)
-    areas = [AreaView("The middle of the table", middle, notes)]
+    areas = [AreaView("The middle of the table", middle, notes, narrow=" of the table")]
     for seat in range(run.players):
         mine = [
             _place(run, set_record, back, n, ids)
@@ -175,6 +176,55 @@ class Caption:
     source: str
 
 
+@dataclass(frozen=True)
+class TableShape:
+    """How many cards a scenario's table ever holds side by side: rules.css sizes the cards
+    and picks the table's layout from these.
+
+    Counted over every step, so the cards keep one size while the steps go by: ``slots`` is
+    the most cards across an area (a pile counts one, a spread each of its cards), ``stacks``
+    the most piles in it, ``spread`` the most cards in its spreads (0: none).
+    """
+
+    seats: int
+    middle_slots: int
+    middle_stacks: int
+    middle_spread: int
+    seat_slots: int
+    seat_stacks: int
+    seat_spread: int
+
+
+def _counts(areas: list[AreaView]) -> tuple[int, int, int]:
+    """The slots, piles and spread cards of the fullest area of ``areas``."""
+    slots = stacks = spread = 0
+    for area in areas:
+        piles = [p for p in area.places if not p.spread]
+        cards = sum(len(p.cards) for p in area.places if p.spread)
+        spreads = sum(max(1, len(p.cards)) for p in area.places if p.spread)
+        slots = max(slots, len(piles) + spreads)
+        stacks = max(stacks, len(piles))
+        spread = max(spread, cards)
+    return slots, stacks, spread
+
+
+def shape_of(run: Run, set_record: SetRecord, back: str) -> TableShape:
+    """The most a scenario's table holds at any step (the middle, and any one seat)."""
+    middle: list[AreaView] = []
+    seats: list[AreaView] = []
+    for s in run.steps:
+        areas = table_of(run, s, set_record, back)
+        middle.append(areas[0])
+        seats.extend(areas[1:])
+    return TableShape(run.players, *_counts(middle), *_counts(seats))
+
+
+def _weight(caption: Caption) -> int:
+    """About how many lines a caption takes in a narrow column (which one is the longest)."""
+    parts = [caption.text, caption.happened, caption.quote, caption.source]
+    return sum(-(-len(p) // 36) for p in parts if p)
+
+
 def caption_of(record: ScenarioRecord, run: Run, step: Step, variant_source: str) -> Caption:
     """The curator's caption for a step, falling back on the engine's words and rule."""
     given = record.steps.get(step.n)
@@ -188,6 +238,16 @@ def caption_of(record: ScenarioRecord, run: Run, step: Step, variant_source: str
     elif isinstance(given, str):
         text = given
     return Caption(text or step.text, step.text if text else "", quote, source)
+
+
+GHOSTS = 3  # the longest captions a step page holds unseen, so the caption keeps one size
+
+
+def longest_captions(record: ScenarioRecord, run: Run, variant_source: str) -> list[Caption]:
+    """The scenario's longest captions: drawn unseen in the caption's place, they make it as
+    tall as any step's, so the table beside it keeps its size from step to step."""
+    captions = dict.fromkeys(caption_of(record, run, s, variant_source) for s in run.steps)
+    return sorted(captions, key=_weight, reverse=True)[:GHOSTS]
 
 
 def _scenario(game: str, slug: str) -> tuple[Entry, Run]:
@@ -287,8 +347,17 @@ def step(game: str, slug: str, n: int) -> str:
     def at(k: int, **more: Any) -> str:
         return url_for("rules.step", game=game, slug=slug, n=k, **more)
 
+    shape, ghosts = snapshot.kept(
+        ("rules-step-shape", game, slug),
+        lambda: (
+            shape_of(run, set_record, back),
+            longest_captions(record, run, variant.source),
+        ),
+    )
     return render_template(
         "rules/step.html",
+        shape=shape,
+        ghosts=ghosts,
         record=record,
         run=run,
         step=current_step,

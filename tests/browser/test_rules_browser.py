@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 from playwright.sync_api import expect
@@ -225,3 +226,174 @@ def test_reached_from_the_list_by_a_boosted_link(page, live_server):
     _settled(page, 2, 12)
     assert page.url.endswith("/rules/snitchems/pairing/2")
     expect(page.locator(".rules-table")).to_have_css("touch-action", "pan-y")
+
+
+# ------------------------------------------------------------------ one screen, at every size
+
+SIZES = {
+    "landscape-1920x1080": {"width": 1920, "height": 1080},
+    "portrait-1080x1920": {"width": 1080, "height": 1920},
+    "laptop-1366x768": {"width": 1366, "height": 768},
+    "phone-390x844": {"width": 390, "height": 844},
+}
+# A step of each game, the longest quotations among them (Snap Pool's last step is the
+# longest caption of all), and the least a card's height is of the table's height: Snap's few
+# piles take a good share of it; Happy Families' long hands and Snitch'ems' spread share the
+# width out, most of all on a phone.
+LAYOUT_STEPS = {
+    "snap/snap-pool/12": 0.2,
+    "snap/woolworths/3": 0.2,
+    "happy-families/classic/6": 0.11,
+    "snitchems/pairing/6": 0.13,
+}
+FILL = 0.6  # the cards take at least this of a pile's height or of the fullest area's width
+
+# What must hold for a step as it is drawn now, and how big its cards are: the page does not
+# scroll; no word of the caption, the quotation, the controls or the table's labels spills
+# out of its box, is cut off by an ancestor that does not show its overflow, or is covered;
+# every card on top (a pile's last, each card of a spread) is whole, uncovered and inside its
+# area; the table's areas fill it. ``fill``: how much of a pile's height, or of the fullest
+# area's width (the most cards it ever holds side by side), the cards take.
+STEP_LAYOUT = """() => {
+  const T = 1, W = innerWidth, H = innerHeight, problems = [];
+  const doc = document.documentElement;
+  if (doc.scrollHeight > H + T) problems.push(`the page scrolls: ${doc.scrollHeight}px in ${H}px`);
+  if (doc.scrollWidth > W + T) problems.push(`the page scrolls sideways: ${doc.scrollWidth}px`);
+  const say = (el) => {
+    const words = (el.getAttribute('alt') || el.innerText || '').replace(/\\s+/g, ' ').trim();
+    return el.tagName.toLowerCase() + (el.id ? '#' + el.id : '')
+      + [...el.classList].slice(0, 2).map((c) => '.' + c).join('')
+      + (words ? ` "${words.slice(0, 40)}"` : '');
+  };
+  const clipper = (el) => {
+    const r = el.getBoundingClientRect();
+    for (let n = el.parentElement; n; n = n.parentElement) {
+      const cs = getComputedStyle(n);
+      if (cs.overflowX === 'visible' && cs.overflowY === 'visible') continue;
+      const c = n.getBoundingClientRect();
+      if (r.top < c.top - T || r.bottom > c.bottom + T || r.left < c.left - T
+          || r.right > c.right + T) return n;
+    }
+    return null;
+  };
+  const cover = (el) => {
+    const r = el.getBoundingClientRect();
+    for (const [fx, fy] of [[0.5, 0.5], [0.1, 0.2], [0.9, 0.2], [0.1, 0.8], [0.9, 0.8]]) {
+      const x = r.left + r.width * fx, y = r.top + r.height * fy;
+      if (x < 0 || y < 0 || x >= W || y >= H)
+        return `outside the viewport at ${Math.round(x)},${Math.round(y)}`;
+      const hit = document.elementFromPoint(x, y);
+      if (!hit) return `on nothing at ${Math.round(x)},${Math.round(y)}`;
+      if (hit === el || el.contains(hit) || (hit.contains(el) && el.tagName !== 'IMG')) continue;
+      return `covered by ${say(hit)} at ${Math.round(x)},${Math.round(y)}`;
+    }
+    return null;
+  };
+  const words = document.querySelectorAll(
+    '#rules-caption > *, #rules-caption .rules-quote > *, #rules-nav > *, .rules-head h1,'
+    + ' .rules-area__label, .rules-area__notes, .rules-area__empty, .rules-place__label');
+  for (const el of words) {
+    if (el.offsetParent === null) continue;
+    if (el.scrollHeight > el.clientHeight + T || el.scrollWidth > el.clientWidth + T)
+      problems.push(`${say(el)}: its words spill out (${el.scrollWidth}x${el.scrollHeight}`
+        + ` in ${el.clientWidth}x${el.clientHeight})`);
+    const c = clipper(el);
+    if (c) problems.push(`${say(el)} is cut off by ${say(c)}`);
+    const v = cover(el);
+    if (v) problems.push(`${say(el)} is ${v}`);
+  }
+  const quote = document.querySelector('#rules-caption .rules-quote');
+  if (!quote) problems.push('no quotation');
+  else if (quote.scrollHeight > quote.clientHeight + T)
+    problems.push(`the quotation is cut: ${quote.scrollHeight}px in ${quote.clientHeight}px`);
+  const shown = new Set();
+  for (const pile of document.querySelectorAll('#rules-table .rules-pile')) {
+    const cards = [...pile.querySelectorAll(':scope > li img')];
+    (pile.closest('.rules-place--spread') ? cards : cards.slice(-1)).forEach((i) => shown.add(i));
+  }
+  for (const img of shown) {
+    const v = cover(img);
+    if (v) problems.push(`the card ${say(img.parentElement)} is ${v}`);
+    const c = clipper(img);
+    if (c) problems.push(`the card ${say(img.parentElement)} is cut off by ${say(c)}`);
+    const r = img.getBoundingClientRect(), a = img.closest('.rules-area').getBoundingClientRect();
+    if (r.bottom > a.bottom + T || r.right > a.right + T || r.left < a.left - T
+        || r.top < a.top - T) problems.push(`the card ${say(img.parentElement)} leaves its area`);
+  }
+  const table = document.getElementById('rules-table');
+  const imgs = [...table.querySelectorAll('.card-img')];
+  const cardH = Math.min(...imgs.map((i) => i.getBoundingClientRect().height));
+  const cardW = Math.min(...imgs.map((i) => i.getBoundingClientRect().width));
+  let fill = 0;
+  for (const pile of table.querySelectorAll('.rules-pile')) {
+    const img = pile.querySelector('img');
+    if (img) fill = Math.max(fill,
+      img.getBoundingClientRect().height / pile.getBoundingClientRect().height);
+  }
+  [...table.querySelectorAll('.rules-area')].forEach((area, i) => {
+    const slots = Number(table.dataset[i ? 'seatSlots' : 'middleSlots']);
+    fill = Math.max(fill, cardW * slots / area.getBoundingClientRect().width);
+  });
+  const inner = table.clientHeight - 2 * parseFloat(getComputedStyle(table).paddingTop);
+  const grid = table.querySelector('.rules-grid').getBoundingClientRect();
+  if (grid.height < inner - 2)
+    problems.push(`the table's areas leave ${Math.round(inner - grid.height)}px of it empty`);
+  const t = table.getBoundingClientRect();
+  return {problems, cardH, cardW, fill, tableW: t.width, tableH: t.height,
+          tableTop: t.top, captionH: document.getElementById('rules-caption').offsetHeight};
+}"""
+
+
+def layout_problems(page: Any, least: float) -> tuple[list[str], dict]:
+    """What is wrong with the step as drawn now (STEP_LAYOUT), its cards' size included."""
+    found = page.evaluate(STEP_LAYOUT)
+    problems = list(found["problems"])
+    if found["cardH"] < least * found["tableH"]:
+        problems.append(
+            f"the cards are {found['cardH']:.0f}px high in a table {found['tableH']:.0f}px high:"
+            f" under {least:.0%} of it"
+        )
+    if found["fill"] < FILL:
+        problems.append(f"the cards take {found['fill']:.0%} of their room, under {FILL:.0%}")
+    return problems, found
+
+
+@pytest.mark.parametrize("path", list(LAYOUT_STEPS))
+@pytest.mark.parametrize("size", list(SIZES))
+def test_a_step_fills_one_screen_and_cuts_no_words(new_context, live_server, size, path):
+    """Cards as big as the table allows, the table filling its room, the caption and its
+    quotation whole and uncovered, nothing scrolling: at the four sizes, with axe-core."""
+    context = new_context(viewport=SIZES[size], has_touch=True, is_mobile=size.startswith("phone"))
+    page = context.new_page()
+    key, n = path.rsplit("/", 1)
+    total = len(_steps(page, live_server.url, key))
+    page.goto(f"{live_server.url}/rules/{path}")
+    _settled(page, int(n), total)
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('#rules-table img')].every((i) => i.complete)"
+    )
+    snap(page, f"rules-layout-{path.replace('/', '-')}-{size}", full_page=False)
+    problems, _ = layout_problems(page, LAYOUT_STEPS[path])
+    assert not problems, f"{path} at {size}:\n" + "\n".join(f"  - {p}" for p in problems)
+    assert_no_axe_violations(page)
+    assert_targets_at_least(page)
+
+
+@pytest.mark.parametrize("size", ["portrait-1080x1920", "phone-390x844"])
+def test_the_table_keeps_its_size_from_step_to_step(new_context, live_server, size):
+    """The caption is as tall as the scenario's longest (drawn unseen in its place): the table
+    beside or above it, and its cards, keep one size while the steps go by."""
+    page = _motion_page(new_context, True)
+    page.set_viewport_size(SIZES[size])
+    total = len(_steps(page, live_server.url, "snap/snap-pool"))
+    page.goto(f"{live_server.url}/rules/snap/snap-pool/1")
+    _settled(page, 1, total)
+    seen = set()
+    for n in range(1, total + 1):
+        if n > 1:
+            page.keyboard.press("ArrowRight")
+            _settled(page, n, total)
+        found = page.evaluate(STEP_LAYOUT)
+        assert not found["problems"], (n, found["problems"])
+        seen.add((round(found["tableTop"]), round(found["tableH"]), round(found["cardW"])))
+    assert len(seen) == 1, seen

@@ -11,6 +11,16 @@
  *   keyboard users are not lost; when the game has just ended, to the result's heading;
  * - each table shown is noted in window.kioskPlay.log with the status words, and a game
  *   script's notes with it (for tests and benchmarks; the log starts afresh with each game).
+ * - reload, Back and Forward keep the game: each table shown is kept in the page's history
+ *   entry (history.state.kioskGame, merged in: htmx's and kiosk mode's keys stay) and in
+ *   sessionStorage (kiosk.play:<game>:<set>); a finished or refused game is forgotten. Such an
+ *   entry's address is the game's setup, so a reload, Back or Forward shows the setup page:
+ *   there, the entry's own game comes back by itself (its token posted to the flow's resume
+ *   address, #play-resume's form, without a new history entry), and a setup reached any
+ *   other way offers "Carry on with your game" for the game sessionStorage kept. Storage may
+ *   throw (a blocked or sandboxed frame): then history.state alone keeps the game. In kiosk
+ *   mode nothing of an earlier visit comes back (kiosk-mode.js wipes storage and sends such
+ *   entries home; a kept game also carries its visit id).
  * A region with data-shown-by="script" is shown when its own script says so (snap.js: once
  * the new card has been painted), through kioskPlay.shown(region).
  * htmx sends the forms and morphs the game in place. Safe to load twice (boosted navigation).
@@ -43,10 +53,203 @@
     return b && !b.disabled ? b : null;
   }
 
+  // ------------------------------------------------------------------ keeping the game
+
+  var KEPT = "kiosk.play:"; // sessionStorage: one game per game and set
+  var BRINGING = "Bringing back your game, as you left it\u2026";
+
+  function leaving() {
+    // kiosk mode is taking this page home (an idle reset, or an entry of an earlier visit)
+    return document.documentElement.classList.contains("is-leaving") ||
+      !!(window.kioskMode && window.kioskMode.leaving);
+  }
+
+  function visit() {
+    var mode = window.kioskMode;
+    return mode && typeof mode.visit === "function" ? String(mode.visit() || "") : "";
+  }
+
+  function setOf(url) {
+    var m = /\/sets\/([^\/]+)\/play(\/|$)/.exec(new URL(url, location.href).pathname);
+    return m ? decodeURIComponent(m[1]) : "";
+  }
+
+  function entry() {
+    var s = history.state;
+    return s && typeof s === "object" && !Array.isArray(s) ? s : null;
+  }
+
+  function setEntryGame(kept) {
+    // merge into the entry's state: every other key (htmx's, kiosk mode's stamp) stays
+    var now = history.state;
+    if (now !== null && now !== undefined && !entry()) return; // someone else's shape
+    if (!kept && !(now && now.kioskGame)) return;
+    var next = {};
+    if (now) Object.keys(now).forEach(function (key) { next[key] = now[key]; });
+    if (kept) next.kioskGame = kept;
+    else delete next.kioskGame;
+    try { history.replaceState(next, ""); } catch (e) { /* too big, or refused: not kept */ }
+  }
+
+  function storeKey(game, set) {
+    return KEPT + game + ":" + set;
+  }
+  function stored(game, set) {
+    try {
+      var raw = window.sessionStorage.getItem(storeKey(game, set));
+      return raw ? JSON.parse(raw) : null;
+    } catch (e) { return null; } // storage off, or not ours
+  }
+  function store(kept) {
+    try { window.sessionStorage.setItem(storeKey(kept.game, kept.set), JSON.stringify(kept)); }
+    catch (e) { /* storage off or full: history.state still has it */ }
+  }
+  function unstore(game, set) {
+    try { window.sessionStorage.removeItem(storeKey(game, set)); } catch (e) { /* storage off */ }
+  }
+
+  function usable(kept, game, set) {
+    return !!kept && typeof kept === "object" && kept.game === game && kept.set === set &&
+      typeof kept.token === "string" && kept.token !== "" && (kept.visit || "") === visit();
+  }
+
+  function forget(game, set) {
+    setEntryGame(null); // the entry shows this game, ended or refused: it keeps nothing
+    if (game && set) unstore(game, set);
+  }
+
+  function keepGame(g) {
+    // the table on screen: its game in the entry and in sessionStorage, or forgotten if over
+    var form = g && g.querySelector("#play-form");
+    var token = form && form.querySelector("input[name=token]");
+    if (!token || !token.value || leaving()) return;
+    var kept = {
+      game: g.dataset.game,
+      set: setOf(form.getAttribute("action") || ""),
+      token: token.value,
+      step: g.dataset.step,
+      visit: visit()
+    };
+    if (!kept.game || !kept.set) return;
+    if (g.dataset.over === "1") {
+      forget(kept.game, kept.set);
+      return;
+    }
+    setEntryGame(kept);
+    store(kept);
+  }
+
+  function forgetGone() {
+    // the friendly "Let's start a new game" page: that game cannot come back
+    var gone = document.querySelector("[data-game-gone]");
+    if (gone) forget(gone.getAttribute("data-game-gone"), gone.getAttribute("data-set"));
+  }
+
+  function resumeParts(box) {
+    var form = box.querySelector("form");
+    return {
+      form: form,
+      token: form && form.querySelector("input[name=token]"),
+      button: form && form.querySelector("button"),
+      words: box.querySelector(".setup__resume-words"),
+      setup: document.querySelector("#main form.setup")
+    };
+  }
+
+  function resetBox(box) {
+    // the setup as the page drew it: Start, and the offer (if any) with its button
+    var p = resumeParts(box);
+    if (!box.dataset.words && p.words) box.dataset.words = p.words.textContent;
+    if (p.words) p.words.textContent = box.dataset.words || p.words.textContent;
+    if (p.button) p.button.hidden = false;
+    if (p.setup) p.setup.hidden = false;
+    if (p.form) p.form.removeAttribute("data-hx-push-url");
+    if (p.words && box.dataset.quiet) p.words.classList.add(box.dataset.quiet);
+    box.classList.remove("is-resuming");
+    box.hidden = true;
+    return p;
+  }
+
+  function armed(p, kept) {
+    // the resume form with the kept token, its address and method (none without a token)
+    if (!p.form || !p.token || !p.form.dataset.action) return false;
+    p.form.setAttribute("method", "post");
+    p.form.setAttribute("action", p.form.dataset.action);
+    p.token.value = kept.token;
+    return true;
+  }
+
+  function bringBack(box, kept) {
+    // this entry held an unfinished game: post its token to the resume address, in place
+    var p = resetBox(box);
+    if (!armed(p, kept)) return;
+    p.form.setAttribute("data-hx-push-url", "false"); // the entry stays: only its page changes
+    if (p.words) {
+      p.words.textContent = BRINGING;
+      if (p.words.classList.contains("visually-hidden")) box.dataset.quiet = "visually-hidden";
+      p.words.classList.remove("visually-hidden"); // a moment the only thing on screen: shown
+    }
+    if (p.button) p.button.hidden = true;
+    if (p.setup) p.setup.hidden = true;
+    box.classList.add("is-resuming");
+    box.hidden = false;
+    // htmx takes the page's forms on DOMContentLoaded, after this script's own listener
+    setTimeout(function () {
+      if (!document.contains(p.form) || leaving()) return;
+      if (typeof p.form.requestSubmit === "function") p.form.requestSubmit();
+      else p.form.submit();
+    }, 0);
+  }
+
+  function navigationType() {
+    var found = performance.getEntriesByType ? performance.getEntriesByType("navigation") : [];
+    return found.length ? found[0].type : "";
+  }
+
+  function arrive(how) {
+    // a setup page: bring the entry's own game back, or offer the one sessionStorage kept
+    var box = document.getElementById("play-resume");
+    if (!box || box.dataset.arrived || leaving()) return;
+    box.dataset.arrived = "1";
+    var game = box.dataset.game;
+    var set = box.dataset.set;
+    var own = entry() && entry().kioskGame;
+    if (own && how === "load" && ["reload", "back_forward"].indexOf(navigationType()) < 0) {
+      // a new visit to this address that kept the entry's state (Chromium does, for the
+      // same address again): not a reload, Back or Forward, so offered, not brought back
+      setEntryGame(null);
+      own = null;
+    }
+    if (usable(own, game, set)) {
+      bringBack(box, own);
+      return;
+    }
+    var p = resetBox(box);
+    var kept = stored(game, set);
+    if (usable(kept, game, set) && armed(p, kept)) box.hidden = false;
+  }
+
+  function historyOff() {
+    return !!(window.htmx && window.htmx.config && window.htmx.config.history === false);
+  }
+
+  function fromResume(event) {
+    var ctx = event.detail && event.detail.ctx;
+    var src = ctx && ctx.sourceElement;
+    return !!(src && src.closest && src.closest("#play-resume"));
+  }
+
+  function swapsMain(event) {
+    var ctx = event.detail && event.detail.ctx;
+    var target = ctx && ctx.target;
+    return !!(target && (target.id === "main" || target === document.body));
+  }
+
   function shown(g) {
     // a new table is on screen: note it, and pace the computer players from now
     clearTimeout(state.timer);
     if (!g) return;
+    keepGame(g);
     var status = g.querySelector("[role=status]");
     note("shown", {
       step: g.dataset.step,
@@ -56,14 +259,20 @@
     var pace = parseInt(g.dataset.pace || "", 10);
     if (!pace || g.dataset.over === "1") return;
     var step = g.dataset.step;
-    state.timer = setTimeout(function () {
+    function next() {
       var now = root();
-      if (state.busy || state.held || !now || now.dataset.step !== step) return;
+      if (!now || now.dataset.step !== step) return;
+      if (state.busy || state.held) {
+        // a request, or a game script's hold (cards still moving): wait for it, then go on
+        state.timer = setTimeout(next, 50);
+        return;
+      }
       var b = nextButton(now);
       if (!b) return;
       if (typeof b.form.requestSubmit === "function") b.form.requestSubmit(b);
       else b.click();
-    }, pace);
+    }
+    state.timer = setTimeout(next, pace);
   }
 
   function refocus() {
@@ -92,7 +301,10 @@
     if (g && g.dataset.shownBy !== "script") shown(g);
   }
 
-  function boot() {
+  function boot(how) {
+    // how: "load" (this document's own load), else a page swapped in by htmx
+    forgetGone();
+    arrive(how === "load" ? "load" : "swap");
     var g = root();
     if (!g || g === state.booted) return;
     state.booted = g;
@@ -115,20 +327,45 @@
   });
   document.addEventListener("htmx:finally:request", function (event) {
     if (ours(event)) state.busy = false;
+    var box = fromResume(event) ? document.getElementById("play-resume") : null;
+    if (box && box.classList.contains("is-resuming")) {
+      // no answer swapped in (the network failed): the setup again, with its offer
+      delete box.dataset.arrived;
+      resetBox(box);
+      var p = resumeParts(box);
+      if (p.token && p.token.value) box.hidden = false;
+    }
+  });
+  document.addEventListener("htmx:before:swap", function (event) {
+    // With htmx history off (an embed) a boosted page replaces this one in the same history
+    // entry: the entry no longer shows its game (a game page that comes keeps its own).
+    if (historyOff() && swapsMain(event) && !fromResume(event)) setEntryGame(null);
   });
   document.addEventListener("htmx:after:swap", function (event) {
     if (!ours(event)) {
       boot();
       return;
     }
+    forgetGone();
     state.booted = root();
     refocus();
     onShown(state.booted);
+  });
+  window.addEventListener("pageshow", function (event) {
+    // back from the back/forward cache: a setup page looks again; a table is kept again
+    if (!event.persisted || leaving()) return;
+    var box = document.getElementById("play-resume");
+    if (box) delete box.dataset.arrived;
+    arrive("show");
+    if (root()) keepGame(root());
   });
 
   document.documentElement.classList.add("play-js");
   window.kioskPlay = { boot: boot, state: state, log: state.log, note: note, shown: shown };
   document.dispatchEvent(new Event("kiosk:play-ready")); // snap.js may be waiting
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", boot);
-  else boot();
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", function () { boot("load"); });
+  } else {
+    boot(); // first loaded by a swap (boosted navigation)
+  }
 })();

@@ -93,13 +93,18 @@
     });
   }
 
-  function swap(fresh, focusKind) {
+  function swap(fresh, focusKind, doc) {
     var s = stage();
     ["rules-caption", "rules-table"].forEach(function (id) {
       var from = fresh.querySelector("#" + id);
       var to = document.getElementById(id);
       if (from && to) to.innerHTML = from.innerHTML;
     });
+    // The trail above the stage names this step too (in an embed, its one way out: the same
+    // step on the full kiosk), so it follows the step.
+    var crumbs = doc && doc.querySelector("nav.breadcrumbs");
+    var here = document.querySelector("nav.breadcrumbs");
+    if (crumbs && here && here.innerHTML !== crumbs.innerHTML) here.innerHTML = crumbs.innerHTML;
     var nav = fresh.querySelector("#rules-nav");
     if (nav) swapNav(nav, document.getElementById("rules-nav"));
     s.setAttribute("data-total", fresh.getAttribute("data-total") || "");
@@ -180,13 +185,13 @@
           }
         });
         if (reduced.matches || !document.startViewTransition || !moving.length) {
-          swap(fresh, focusKind);
+          swap(fresh, focusKind, doc);
           done();
           return;
         }
         moving.forEach(function (m) { mark(before[m[0]], m[0], m[1]); });
         transition = document.startViewTransition(function () {
-          swap(fresh, focusKind);
+          swap(fresh, focusKind, doc);
           var now = cardsOf(stage());
           moving.forEach(function (m) { if (now[m[0]]) mark(now[m[0]], m[0], m[1]); });
         });

@@ -8,8 +8,14 @@
  *   (a table drawn again for the same turn keeps the first mark: the card was already seen);
  * - the computer players' pace (play.js) runs from that paint: the table is "shown" then;
  * - one request at a time: a tap while a request is in flight, or while cards still move, is
- *   sent when it has landed (with the turn it was aimed at, so a call on a card that has gone
- *   is "too late"); play.js's pace is held meanwhile;
+ *   held and sent when they have landed; play.js's pace is held meanwhile;
+ * - one call per card: a call (Snap! or Snap Pool!) is aimed at the card painted when the
+ *   finger went down. Another tap on that card while the call is on its way (held, in flight
+ *   or its cards still moving), or after it was judged, is absorbed: no request, no words,
+ *   only an "absorbed" note in the log. A held call is sent only if the table still shows
+ *   the card it was aimed at with its button enabled, else dropped in silence (never words
+ *   over a later card's). A call the server did not count (a false start: the same card,
+ *   the button still enabled) leaves the card open for a real call;
  * - Space or Enter calls Snap!, P calls Snap Pool!;
  * - cards are named for view transitions from data-vt* attributes (CSP forbids style="");
  * - the view transition of an action starts when its request is sent, so the old table is
@@ -37,8 +43,11 @@
     paintedAt: null, // performance.now() when the table on screen was painted
     paintedTurn: null, // the turn number of that table
     tapAt: null, // pointerdown on a call button
+    tapAim: null, // the card painted then: {turn, paintedAt}
     busy: false, // a request of the play form is in flight, or its cards still move
     pending: null, // a tap made while busy: {act, turn, reaction}
+    call: null, // the call on its way: {act, turn, reaction, held} (held: not sent yet)
+    called: null, // the turn of the card whose call was judged (another tap is absorbed)
     booted: null, // the #snap-game element last booted
     viaTransition: false, // the current swap was handled inside htmx's view transition
     early: null, // the view transition started with the current request (see startEarly)
@@ -146,10 +155,13 @@
         // 100 ms cannot restart the clock for the next tap on the same card
         state.paintedAt = performance.now();
         state.paintedTurn = g.dataset.turn;
+        state.called = null; // a new card: the visitor may call it
       }
       var steps = state.steps;
       state.steps = {};
-      note("painted", { turn: g.dataset.turn, over: g.dataset.over === "1", steps: steps });
+      var entry = { turn: g.dataset.turn, over: g.dataset.over === "1", steps: steps };
+      if (g.dataset.outcome) entry.outcome = g.dataset.outcome; // what the call came to
+      note("painted", entry);
       play.shown(g);
       if (steps.ready !== undefined) {
         // for the benchmark's breakdown: where the mark fell before it was taken from
@@ -177,11 +189,16 @@
 
   // ------------------------------------------------------------ calls
 
-  function prepareCall(at) {
+  function aim() {
+    // the card on screen: its turn and the moment it was painted
+    return { turn: state.paintedTurn, paintedAt: state.paintedAt };
+  }
+
+  function prepareCall(at, card) {
     var f = form();
     if (!f) return null;
-    var ms = state.paintedAt === null ? "" : Math.max(0, Math.round((at - state.paintedAt) * 10) / 10);
-    var turn = state.paintedTurn !== null ? state.paintedTurn : f.elements.turn.value;
+    var ms = card.paintedAt === null ? "" : Math.max(0, Math.round((at - card.paintedAt) * 10) / 10);
+    var turn = card.turn !== null ? card.turn : f.elements.turn.value;
     f.elements.reaction_ms.value = String(ms);
     f.elements.turn.value = turn;
     return { turn: turn, reaction: ms };
@@ -196,19 +213,47 @@
     status.replaceChildren(p);
   }
 
+  function showing(turn) {
+    // the table in the page is still the card's (a redraw of it counts) and open to a call
+    var g = game();
+    return !!g && g.dataset.turn === String(turn);
+  }
+
+  function judged() {
+    // the call's request has ended and its cards have landed: a call the server did not count
+    // (a false start answered "Too late", a refused or failed request) leaves the same card
+    // with its button enabled, open for a real call; any other answer spends the card
+    var c = state.call;
+    if (!c || c.held) return;
+    state.call = null;
+    var b = button(c.act);
+    if (!(showing(c.turn) && b && !b.disabled)) state.called = c.turn;
+  }
+
+  function absorb(act, turn, why, at) {
+    note("absorbed", { act: act, turn: turn, why: why, tapAt: at });
+  }
+
   function flush() {
     var p = state.pending;
     state.pending = null;
     if (!p) return;
     var f = form();
     var b = button(p.act);
-    if (!f || !b || b.disabled) {
-      if (p.act === "snap" || p.act === "pool") say("Too late — that card has gone.");
+    var isCall = p.act === "snap" || p.act === "pool";
+    if (!f || !b || b.disabled || (isCall && !showing(p.turn))) {
+      // the card it was aimed at has gone (or cannot be called now): dropped in silence, so
+      // no words about it replace the words about the card on the table
+      if (isCall) {
+        state.call = null;
+        absorb(p.act, p.turn, "gone", p.tapAt);
+      }
       return;
     }
-    if (p.turn !== undefined) {
+    if (isCall) {
       f.elements.turn.value = p.turn;
       f.elements.reaction_ms.value = String(p.reaction);
+      state.call = { act: p.act, turn: p.turn, reaction: p.reaction, held: false };
     }
     submit(p.act);
   }
@@ -220,24 +265,55 @@
     var entry = { act: act };
     if (act === "snap" || act === "pool") {
       var now = performance.now();
-      var at = state.tapAt !== null && now - state.tapAt < 1500 ? state.tapAt : now;
+      var fresh = state.tapAt !== null && now - state.tapAt < 1500;
+      var at = fresh ? state.tapAt : now;
+      var card = fresh && state.tapAim ? state.tapAim : aim();
       state.tapAt = null;
-      var call = prepareCall(at);
+      state.tapAim = null;
+      var why =
+        card.turn !== state.paintedTurn
+          ? "gone" // a new card was painted between the finger going down and the click
+          : state.call && state.call.turn === card.turn
+            ? "on its way" // a second tap on the card whose call is held, in flight or landing
+            : state.called !== null && state.called === card.turn
+              ? "called" // the card's call has been judged
+              : null;
+      if (why) {
+        event.preventDefault();
+        event.stopPropagation();
+        absorb(act, card.turn, why, at);
+        return;
+      }
+      var call = prepareCall(at, card);
       entry.turn = call.turn;
       entry.reaction = call.reaction;
+      entry.tapAt = at;
       note("call", { act: act, turn: call.turn, reaction: call.reaction, tapAt: at });
     }
     if (state.busy) {
       event.preventDefault();
       event.stopPropagation();
-      if (act !== "next") state.pending = entry;
+      if (act === "next") return;
+      var held = state.pending;
+      if (held && (held.act === "snap" || held.act === "pool")) {
+        // a later tap replaces a held call (it can only be on another card, or not a call)
+        absorb(held.act, held.turn, "replaced", held.tapAt);
+        state.call = null;
+      }
+      state.pending = entry;
+    }
+    if (entry.turn !== undefined) {
+      state.call = { act: act, turn: entry.turn, reaction: entry.reaction, held: state.busy };
     }
   }
 
+  function markTap() {
+    state.tapAt = performance.now();
+    state.tapAim = aim();
+  }
+
   function onPointerDown(event) {
-    if (event.target.closest && event.target.closest("#snap-button, #pool-button")) {
-      state.tapAt = performance.now();
-    }
+    if (event.target.closest && event.target.closest("#snap-button, #pool-button")) markTap();
   }
 
   function interactive(el) {
@@ -256,7 +332,7 @@
     var b = button(act);
     if (!b || b.disabled) return;
     event.preventDefault();
-    state.tapAt = performance.now();
+    markTap();
     b.click();
   }
 
@@ -405,6 +481,7 @@
       // one request at a time, as with htmx's own transitions: a tap while cards still
       // move is held until they have landed
       setBusy(false);
+      judged();
       setTimeout(flush, 0);
     };
     if (early && !early.skipped) early.vt.finished.then(release, release);
@@ -430,6 +507,8 @@
     if (!g || g === state.booted || !g.dataset.game) return;
     state.booted = g;
     state.pending = null;
+    state.call = null;
+    state.called = null;
     state.paintedAt = null; // a new page: its first paint starts the clock
     state.paintedTurn = null;
     preload(g);

@@ -54,6 +54,7 @@ STATE_CACHE_SIZE = 256  # games kept per process (a few kB each): far more than 
 CACHE_EXTENSION = "play.state_cache"
 UNPLAYABLE = "These cards cannot be used for {game}: please choose another game or set."
 STALE = "That tap was meant for an earlier moment of the game. Here is the game as it is now."
+RESUMED = "Here is your game, as you left it."  # a reload, Back or Forward brought it back
 NOT_A_BUTTON = "That button is not part of this game."
 BAD_TOKEN_WORDS = {
     "missing": "This game's cards were not sent with the page.",
@@ -134,6 +135,7 @@ def _setup_context(game: PlayGame, set_record: SetRecord) -> dict[str, Any]:
         "setup_url": url_for("play.setup", **urls),
         "start_url": url_for("play.start", **urls),
         "act_url": url_for("play.act_post", **urls),
+        "resume_url": url_for("play.resume", **urls),
         "rules_urls": {
             name: url_for("rules.first", game=game.slug, slug=game.rules_slug(name))
             for name in game.engine.VARIANTS
@@ -333,6 +335,29 @@ def act_get(slug: str, game: str) -> Response:
     """A bookmarked or reloaded action address: back to the setup."""
     game_or_404(game, slug)
     return redirect(url_for("play.setup", game=game, slug=slug), code=303)
+
+
+@bp.get("/sets/<slug>/play/resume", defaults={"game": FIRST})
+@bp.get("/sets/<slug>/play/<game>/resume")
+def resume_get(slug: str, game: str) -> Response:
+    """A bookmarked or reloaded resume address: back to the setup, as for an action's."""
+    return act_get(slug, game)
+
+
+@bp.post("/sets/<slug>/play/resume", defaults={"game": FIRST})
+@bp.post("/sets/<slug>/play/<game>/resume")
+def resume(slug: str, game: str) -> tuple[str, int]:
+    """The game in the token as it stands, changed in nothing: what play.js posts when a
+    reload, Back or Forward lands on the setup address of a game the page kept (or the
+    setup's "Carry on with your game"); a bad token gets the friendly page."""
+    plugin, set_record = game_or_404(game, slug)
+    try:
+        played = rebuild(plugin, tokens.load(request.form.get("token"), plugin.slug), set_record)
+    except tokens.BadToken as error:
+        return bad_token(plugin, set_record, error)
+    page = render_game(plugin, played, set_record, RESUMED)
+    keep(plugin, played)
+    return page
 
 
 @bp.post("/sets/<slug>/play/act", defaults={"game": FIRST})

@@ -3,11 +3,14 @@ claiming, and its table (the hands by family, the tricks, what has been asked la
 
 The visitor picks a player (the page comes back with what they may ask that player for),
 then asks for a card, or in the variation claims a trick. "Next" lets one computer player ask.
+The table tells the last ask at the seats (:func:`story`): who asked whom for what, the
+answer, the card at its new seat, a family laid down as its four cards.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from kiosk.catalogue.schema import CardFace, SetRecord
@@ -68,13 +71,119 @@ def result_words(s: hf.State) -> str:
     return hfw.winners_words(hf.result(s)["winners"], hfw.hearer_at(s, HUMAN))
 
 
-def history(s: hf.State, limit: int = 8) -> list[str]:
-    """The last few asks and answers of the whole game (an aid to memory, as at a table)."""
-    said = [e for e in s.events if e.type in ("ask", "claim", "give", "refuse", "hand-over")]
+def history(s: hf.State, limit: int = 8, shown: int = 0) -> list[str]:
+    """The last few asks and answers of the whole game (an aid to memory, as at a table),
+    but for the last ``shown`` events: the table tells those at the seats."""
+    events = s.events[: len(s.events) - shown] if shown else s.events
+    said = [e for e in events if e.type in ("ask", "claim", "give", "refuse", "hand-over")]
     asks = [i for i, e in enumerate(said) if e.type in ("ask", "claim")]
     keep = max(1, limit // 2)  # each ask has one answer
     first = asks[-keep] if len(asks) > keep else 0  # never an answer cut from its ask
     return sentences(said[first:], s)
+
+
+@dataclass
+class Say:
+    """What one seat says or shows of the last ask: a badge of words, the cards it is about,
+    and a stamp on them ("Got it!")."""
+
+    tone: str  # "ask", "yes", "no", "family"
+    badge: str
+    cards: list[dict[str, Any]] = field(default_factory=list)
+    stamp: str | None = None
+    new: str | None = None  # the card just handed over, among ``cards``
+
+
+@dataclass
+class Story:
+    """The last ask told at the seats: each seat's classes and words, the card that moved,
+    the region's ``data-outcome`` and the sounds to play (the contract of issue 23)."""
+
+    marks: dict[int, list[str]] = field(default_factory=dict)
+    says: dict[int, Say] = field(default_factory=dict)
+    moved: str | None = None  # the card (or the trick's first card) handed over
+    moved_from: int | None = None
+    moved_to: int | None = None
+    outcome: str | None = None
+    sounds: list[str] = field(default_factory=list)
+
+    def mark(self, seat: int, *kinds: str) -> None:
+        """Give a seat the classes of what it did (``seat--marked`` first, each kind once)."""
+        found = self.marks.setdefault(seat, ["seat--marked"])
+        found.extend(f"seat--{k}" for k in kinds if f"seat--{k}" not in found)
+
+    def sound(self, name: str) -> None:
+        """Add a sound to play, once, in the order the table shows what made it."""
+        if name not in self.sounds:
+            self.sounds.append(name)
+
+
+REPLY = {"given": "Here you are.", "refused": hfw.REFUSAL + "."}
+
+
+def story(events: list[Event], s: hf.State, over: bool) -> Story:
+    """The last step's events as the table shows them to the visitor: the asker's seat marked
+    "asks" with the card asked for, the asked seat with its answer, the card at its new seat,
+    a family laid down as its four cards at its seat."""
+    out = Story()
+    who = hf.names(s)
+    masters = _masters(s)
+    hidden = s.options.tricks_face_down
+    for e in events:
+        d = e.data
+        if e.type in ("ask", "claim"):
+            asker, target = d["player"], d["target"]
+            card = s.cards[d["card"]] if e.type == "ask" else masters[d["family"]]
+            whom = "you" if target == HUMAN else who[target]
+            out.mark(asker, "asking")
+            out.mark(target, "asked")
+            out.says[asker] = Say("ask", f"asks {whom}", [card_view(card)])
+        elif e.type in ("give", "hand-over"):
+            giver, taker = d["player"], d["to"]
+            out.mark(taker, "got")
+            out.mark(giver, "gave")
+            out.says[giver] = Say("yes", REPLY["given"])
+            say = out.says.get(taker)
+            if say is not None:
+                say.tone, say.stamp = "yes", "Got it!"
+                say.new = say.cards[0]["id"]
+            first = d["card"] if e.type == "give" else hf.family_cards(s, d["family"])[0]
+            out.moved, out.moved_from, out.moved_to = first, giver, taker
+            out.outcome = "given"
+            out.sound("card")
+            if taker == HUMAN:
+                out.sound("win")
+        elif e.type == "refuse":
+            refuser, asker = d["player"], d["asker"]
+            out.mark(asker, "refused")
+            out.mark(refuser, "said-no")
+            out.says[refuser] = Say("no", REPLY["refused"])
+            say = out.says.get(asker)
+            if say is not None:
+                say.tone, say.stamp = "no", "Not this time"
+            out.outcome = "refused"
+            if asker == HUMAN:
+                out.sound("lose")
+        elif e.type == "trick":
+            p = d["player"]
+            if hidden and p != HUMAN and d.get("at_deal"):
+                continue  # laid face down at the deal: nobody saw which family
+            fam = d["family"]
+            out.mark(p, "family")
+            cards = [card_view(s.cards[c]) for c in hf.family_cards(s, fam)]
+            say = out.says.get(p)
+            badge = say.badge if say is not None else ("You" if p == HUMAN else who[p])
+            new = say.new if say is not None else None
+            out.says[p] = Say("family", badge, cards, "A whole family!", new)
+            out.outcome = "family"
+            if p == HUMAN and not d.get("at_deal"):
+                out.sound("win")
+        elif e.type == "deal":
+            out.sound("card")
+    if over:
+        winners = hf.result(s)["winners"]
+        out.sound("end-win" if HUMAN in winners else "end-lose")
+    return out
 
 
 def offers(s: hf.State, legal: list[dict[str, Any]], chosen: int, groups: list[dict]) -> list:
@@ -209,9 +318,16 @@ class HappyFamilies(TurnGame):
         legal = v["legal"] if not over else []
         chosen = game.chosen if game.chosen in {a["target"] for a in legal} else None
         masters = _masters(s)
+        told = story(game.events, s, over)
+        result = hf.result(s)
         seats = []
         for p in range(s.players):
             tricks = v["tricks_on_table"][p]
+            say = told.says.get(p)
+            if p == HUMAN and say is not None and say.tone == "yes" and told.moved_to == HUMAN:
+                say = Say(say.tone, say.badge, [], say.stamp)  # the card is shown in the hand
+            # at the end every trick is turned up: the families each player made, as pictures
+            families = hf.trick_families(s, p) if over else tricks["families"] or []
             seats.append(
                 {
                     "seat": p,
@@ -222,16 +338,34 @@ class HappyFamilies(TurnGame):
                     "current": v["current"] == p,
                     "can_pick": any(a["target"] == p for a in legal),
                     "chosen": p == chosen,
+                    "marks": " ".join(told.marks.get(p, [])),
+                    "say": say,
+                    "winner": over and p in result["winners"],
+                    "families": [
+                        {
+                            "family": f,
+                            "cards": [card_view(s.cards[c]) for c in hf.family_cards(s, f)],
+                            "new": any(
+                                e.type == "trick" and e.data["family"] == f for e in game.events
+                            ),
+                        }
+                        for f in families
+                    ],
                 }
             )
         hand = set(v["hand"])
         groups = []
         for fam in s.families:
-            held = [card_view(s.cards[c]) for c in v["hand"] if s.cards[c].family == fam]
+            held = [
+                {**card_view(s.cards[c]), "new": c == told.moved and told.moved_to == HUMAN}
+                for c in v["hand"]
+                if s.cards[c].family == fam
+            ]
             if held:
                 lacking = [card_view(s.cards[c]) for c in hf.family_cards(s, fam) if c not in hand]
                 groups.append({"family": fam, "cards": held, "lacking": lacking})
-        words = sentences(game.events, s)
+        # the result says who won, once: the table's words leave the game's end to it
+        words = sentences([e for e in game.events if e.type != "game-over"], s)
         thought = None
         if game.why:
             asks = (e.data["player"] for e in game.events if e.type in ("ask", "claim"))
@@ -240,7 +374,6 @@ class HappyFamilies(TurnGame):
                 thought = f"{who[asker]} thought: {hfw.said(game.why)}"
         if note:
             words.insert(0, note)
-        result = hf.result(s)
         return {
             "seats": seats,
             "you": seats[HUMAN],
@@ -251,11 +384,17 @@ class HappyFamilies(TurnGame):
             "asking": v["phase"] == "ask",
             "words": words,
             "thought": thought,
-            "history": history(s),
+            "history": history(s, shown=len(game.events)),
             "your_turn": not over and v["current"] == HUMAN,
             "whose_turn": who[v["current"]] if v["current"] is not None else None,
             "result": result_words(s) if over else None,
             "you_won": over and HUMAN in result["winners"],
+            # how the result screen shares its room: every player's families, at least one
+            "result_units": sum(max(1, len(seat["families"])) for seat in seats),
+            "result_most": max(1, *(len(seat["families"]) for seat in seats)),
+            "outcome": told.outcome,
+            "sounds": told.sounds,
+            "moved_from": who[told.moved_from] if told.moved_from is not None else None,
             "variant": self.variants()[variant_of(game)],
             "rules_url": self.rules_url(setup, variant_of(game)),
         }

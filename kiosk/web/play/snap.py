@@ -189,6 +189,99 @@ def headline(words: list[str], outcomes: list[str]) -> str | None:
     return (outcomes or words or [None])[-1]
 
 
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+class Story:
+    """What the table shows of the last action, at the cards: a mark on each seat it touched
+    (its kind and a few words), the matched cards to draw at the winner's seat, the region's
+    ``data-outcome`` and the sounds to play (docs/play.md, "The table tells the story")."""
+
+    # the outcome a table is known by, when several things happened: the visitor's first
+    PRIORITY = ("won", "slow", "lost", "wrong", "late", "pool", "tie", "forfeit", "missed")
+
+    def __init__(self) -> None:
+        self.marks: dict[int, SimpleNamespace] = {}
+        self.kinds: list[str] = []
+        self.sounds: list[str] = []
+        self.pool_new = False
+
+    def mark(self, seat: int, kind: str, words: str, cards: list[str] | None = None) -> None:
+        """Mark a seat (the first mark of a seat stands: it is the one its words are about)."""
+        if seat not in self.marks:
+            self.marks[seat] = SimpleNamespace(kind=kind, words=words, cards=cards or [])
+
+    def sound(self, name: str) -> None:
+        if name not in self.sounds:
+            self.sounds.append(name)
+
+    @property
+    def outcome(self) -> str | None:
+        """The region's ``data-outcome``: the most telling kind of what happened."""
+        found = [k for k in self.PRIORITY if k in self.kinds]
+        return found[0] if found else None
+
+
+def pile_size(n: int) -> int:
+    """How thick a pile of ``n`` cards is drawn on the result screen (0-5)."""
+    return next(i for i, top in enumerate((0, 3, 8, 16, 28)) if n <= top) if n <= 28 else 5
+
+
+def story(events: list[Any], me: int, over: bool, winners: list[int]) -> Story:
+    """The last action's events told at the table, for the visitor at seat ``me``."""
+    out = Story()
+    called = any(e.type == "call" and e.data.get("player") == me for e in events)
+    for e in events:
+        t, d = e.type, e.data
+        p = d.get("player")
+        if t == "turn":
+            out.sound("card")
+        elif t == "call" and p != me:
+            out.sound("call")
+        elif t in ("snap", "pool-won"):
+            won = d["won"]
+            cards = d["tops"] if t == "snap" else [d["pool_top"]]
+            call = "Snap!" if t == "snap" else "Snap Pool!"
+            out.mark(p, "won", f"{call} +{won}" if p != me else f"{call} You win {won}!", cards)
+            if p == me:
+                out.kinds.append("won")
+                out.sound("win")
+            else:
+                out.kinds.append("slow" if called else "lost")
+                if called:
+                    out.mark(me, "slow", "Too slow!")
+                out.sound("late" if called else "lose")
+        elif t == "pool-formed":
+            for q in d["players"]:
+                out.mark(q, "together", "Together!")
+            out.pool_new = True
+            out.kinds.append("pool")
+            out.sound("card")
+        elif t == "tie":
+            out.kinds.append("tie")
+        elif t in ("penalty", "mistaken-call"):
+            paid = d.get("paid", 0)
+            out.mark(p, "wrong", "No match!" + (f" −{_plural(paid, 'card')}" if paid else ""))
+            out.kinds.append("wrong")
+            if p == me:
+                out.sound("wrong")
+        elif t == "late-call" and p == me and d.get("why") != "already called":
+            out.mark(me, "late", "Too late")
+            out.kinds.append("late")
+            out.sound("late")
+        elif t == "forfeit":
+            payer = d["payer"]
+            out.mark(payer, "paid", f"−{_plural(d['paid'], 'counter')}")
+            out.kinds.append("forfeit")
+            out.sound("win" if p == me else "lose" if payer == me else "card")
+        elif t == "unclaimed":
+            out.kinds.append("missed")
+    if over:
+        out.sound("end-win" if me in winners else "end-lose")
+    return out
+
+
 class CardLooks:
     """How a set's cards show on the table (picture URL, name), each worked out once: one per
     set, content version and mount point (kept with the setup context)."""
@@ -368,16 +461,27 @@ class Snap(PlayGame):
         heard = hearer(game, set_record, who)
         turns = [e.data["player"] for e in game.events if e.type == "turn"]
         current = None if o.speed else v["current"]
+        told = story(game.events, HUMAN, s.over, list(s.winners))
+        matched: set[str] = set()
         seats = []  # objects, not dicts: Jinja tries an attribute first, and on a dict that fails
         for info in v["players"]:
             p = info["seat"]
             top = look(info["top"])
+            mark = told.marks.get(p)
+            if mark is not None and mark.cards:
+                # the matched cards fly to the winner's seat and are shown there, face up
+                matched.update(mark.cards)
+                cards = [look(snap.card_json(s.cards[cid])) for cid in mark.cards]
+                mark = SimpleNamespace(kind=mark.kind, words=mark.words, cards=cards)
             seats.append(
                 SimpleNamespace(
                     **{**info, **vars(_shown(top)), "current": current == p},
                     name=who[p],
                     top_vt=f"card-{top.id}" if top else None,
                     turned=p in turns,
+                    mark=mark,
+                    winner=s.over and p in s.winners,
+                    pile=pile_size(info["down"] + info["up"]),
                 )
             )
         centre = v["centre"]
@@ -391,7 +495,7 @@ class Snap(PlayGame):
                 below_src=below.src if below else None,
             )
         pool = _shown(look(v["pool"]["top"]), count=v["pool"]["count"])
-        shown = {c.id for c in (pool.top, *(seat.top for seat in seats)) if c}
+        shown = {c.id for c in (pool.top, *(seat.top for seat in seats)) if c} | matched
         if centre:
             shown |= {c.id for c in (centre.top, centre.below) if c}
         ghosts: dict[int, list[str]] = {}  # cards just won, drawn over the winner's pack
@@ -403,8 +507,9 @@ class Snap(PlayGame):
         faces = []
         if s.turn == 0:  # the first table preloads every face, so no turned card waits to load
             faces = sorted({looks.src(c.face) for c in s.cards.values() if c.face})
-        words = snap.sentences(game.events, heard)
-        outcomes = snap.sentences([e for e in game.events if e.type != "turn"], heard)
+        said = [e for e in game.events if e.type != "game-over"]  # the result says who won
+        words = snap.sentences(said, heard)
+        outcomes = snap.sentences([e for e in said if e.type != "turn"], heard)
         if note:
             words.append(note)
             outcomes.append(note)
@@ -430,6 +535,9 @@ class Snap(PlayGame):
             "speed": o.speed,
             "auto": bool(game.record.settings.get("auto")),
             "result": snap.result_words(s.winners, heard) if s.over else None,
+            "outcome": told.outcome,
+            "sounds": told.sounds,
+            "pool_new": told.pool_new,
             "you_won": s.over and HUMAN in s.winners,
             "variant": self.variants()[o.variant],
             "turns_left": turns_left,

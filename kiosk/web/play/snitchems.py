@@ -2,12 +2,15 @@
 
 Picking a card is a real form: the table comes back with that card chosen, the table cards it
 can take marked and its legal captures as big buttons; "Lay" only when it can capture nothing
-(capturing is compulsory). "Next" lets the computer play once.
+(capturing is compulsory). "Next" lets the computer play once. The table tells the last move
+at the cards (:func:`story`): a capture shows the capturing card and what it took together on
+the table before they are collected to the capturer's pile; a card laid is marked.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from kiosk.catalogue.schema import SetRecord
@@ -59,6 +62,102 @@ def captures(s: sn.State, chosen: str, level: str) -> tuple[list[dict[str, Any]]
             }
         )
     return found, takeable
+
+
+@dataclass
+class Story:
+    """The last move told at the table: what was captured (the capturing card first) and by
+    whom, the card laid, the seats' classes, the region's ``data-outcome`` and the sounds to
+    play (the contract of issue 23)."""
+
+    catches: list[dict[str, Any]] = field(default_factory=list)
+    laid: set[str] = field(default_factory=set)
+    marks: dict[int, list[str]] = field(default_factory=dict)
+    outcome: str | None = None
+    sounds: list[str] = field(default_factory=list)
+    dealt: bool = False
+
+    def mark(self, seat: int, kind: str) -> None:
+        """Give a seat the class of what it did (``seat--marked`` first, each kind once)."""
+        found = self.marks.setdefault(seat, ["seat--marked"])
+        if f"seat--{kind}" not in found:
+            found.append(f"seat--{kind}")
+
+    def sound(self, name: str) -> None:
+        """Add a sound to play, once, in the order the table shows what made it."""
+        if name not in self.sounds:
+            self.sounds.append(name)
+
+
+def _count(n: int) -> str:
+    return f"{n} card" + ("" if n == 1 else "s")
+
+
+def story(events: list[Event], s: sn.State, level: str, over: bool) -> Story:
+    """The last step's events as the table shows them to the visitor, before the cards go."""
+    out = Story()
+    who = ["You", computer_name(level)]
+    capturing = {e.data["card"] for e in events if e.type == "capture"}
+    for e in events:
+        d = e.data
+        p = d.get("player")
+        if e.type == "play" and d["card"] not in capturing:
+            out.laid.add(d["card"])
+            out.mark(p, "laid")
+            out.sound("card")
+        elif e.type == "capture":
+            n = len(d["take"]) + 1
+            words = f"You capture {_count(n)}" if p == HUMAN else f"{who[p]} captures {_count(n)}"
+            out.catches.append(
+                {
+                    "player": p,
+                    "you": p == HUMAN,
+                    "card": card_view(s.cards[d["card"]]),
+                    "take": [card_view(s.cards[c]) for c in d["take"]],
+                    "words": words,
+                    "sweep": False,
+                }
+            )
+            out.mark(p, "capturing")
+            out.outcome = "captured"
+            out.sound("card")
+            if p == HUMAN:
+                out.sound("win")
+        elif e.type == "sweep" and out.catches:
+            out.catches[-1]["sweep"] = True
+        elif e.type == "last-capture":
+            n = len(d["take"])
+            out.catches.append(
+                {
+                    "player": p,
+                    "you": p == HUMAN,
+                    "card": None,
+                    "take": [card_view(s.cards[c]) for c in d["take"]],
+                    "words": f"{_count(n)} left on the table: to {'you' if p == HUMAN else who[p]}",
+                    "sweep": False,
+                }
+            )
+            out.mark(p, "capturing")
+            out.outcome = "captured"
+        elif e.type == "deal":
+            out.dealt = True
+            out.sound("card")
+    if over:
+        scores = sn.result(s)["scores"]
+        out.sound("end-win" if scores[HUMAN] >= scores[COMPUTER] else "end-lose")
+    return out
+
+
+SPREAD_ROW = 12  # the result spreads a pile of more cards in two rows, so each can be seen
+
+
+def _spread(s: sn.State, cards: list[str]) -> list[list[dict[str, Any]]]:
+    """A pile of captured cards as the result shows it: one row, or two of about half."""
+    shown = [card_view(s.cards[c]) for c in cards]
+    if len(shown) <= SPREAD_ROW:
+        return [shown] if shown else []
+    half = (len(shown) + 1) // 2
+    return [shown[:half], shown[half:]]
 
 
 class Snitchems(TurnGame):
@@ -159,20 +258,24 @@ class Snitchems(TurnGame):
         # allowed is not offered, and "Lay" only when no capture is possible (it is compulsory)
         legal = sn.legal_actions(s, HUMAN) if your_turn else []
         playable = {a["card"] for a in legal}
-        words = sentences(game.events, s, game.level)
+        # the result says who won, once: the table's words leave the game's end to it
+        words = sentences([e for e in game.events if e.type != "game-over"], s, game.level)
         computer = computer_name(game.level)
         thought = f"{computer} thought: \u201c{game.why}\u201d" if game.why else None
         if note:
             words.insert(0, note)
         scores = v["scores"]
+        told = story(game.events, s, game.level, over)
+        captured = [v["captured"][HUMAN], v["captured"][COMPUTER]]
         return {
-            "computer": computer_name(game.level),
+            "computer": computer,
             "hand": [
                 {**card_view(s.cards[c]), "chosen": c == chosen, "playable": c in playable}
                 for c in v["hand"]
             ],
             "table_cards": [
-                {**card_view(s.cards[c]), "takeable": c in takeable} for c in v["table"]
+                {**card_view(s.cards[c]), "takeable": c in takeable, "laid": c in told.laid}
+                for c in v["table"]
             ],
             "chosen": card_view(s.cards[chosen]) if chosen else None,
             "captures": offered,
@@ -184,6 +287,19 @@ class Snitchems(TurnGame):
             "result": result_words(s, game.level) if over else None,
             "you_won": over and scores[HUMAN] > scores[COMPUTER],
             "scores": scores,
+            # each seat's pile of captured cards, the last one on top (and all at the end)
+            "piles": [
+                {
+                    "top": card_view(s.cards[cards[-1]]) if cards else None,
+                    "rows": _spread(s, cards) if over else [],
+                    "winner": over and scores[seat] == max(scores),
+                }
+                for seat, cards in enumerate(captured)
+            ],
+            "catches": told.catches,
+            "marks": {seat: " ".join(kinds) for seat, kinds in told.marks.items()},
+            "outcome": told.outcome,
+            "sounds": told.sounds,
             "their_cards": v["hand_counts"][COMPUTER],
             "deal": v["deal"],
             "deals": v["deals"],

@@ -8,6 +8,7 @@ from dataclasses import replace
 import pytest
 from bs4 import BeautifulSoup
 
+from kiosk.catalogue.citations import plain
 from kiosk.web import attract, content
 from kiosk.web.cards import face_src
 
@@ -70,7 +71,10 @@ def test_a_set_slide_names_title_date_and_maker(client, snapshot, slides):
         row.dt.get_text(strip=True): row.dd.get_text(strip=True)
         for row in slide.select(".attract-facts__row")
     }
-    assert facts == {"Date": record.date or "not recorded", "Maker": record.maker or "not recorded"}
+    assert facts == {  # no notes on a slide: its set's page cites them
+        "Date": plain(record.date or "not recorded"),
+        "Maker": plain(record.maker or "not recorded"),
+    }
     assert slide.select_one(".card-stack__front")["alt"]
 
 
@@ -149,3 +153,14 @@ def test_the_slide_timings_reach_the_page(app):
     html = app.test_client().get("/attract/1").get_data(as_text=True)
     assert re.search(r'data-slide-ms="4000"', html)
     assert re.search(rf'data-step-ms="{attract.STEP_MS}"', html)
+
+
+def test_a_set_slide_shows_its_attract_summary_where_it_has_one(client, snapshot, slides):
+    """The loop shows a contested image's set without naming the image out of its context."""
+    keyed = [(n, key) for n, (kind, key) in enumerate(slides, 1) if kind == "set"]
+    n, key = next((n, k) for n, k in keyed if snapshot.sets[k].record.attract_summary)
+    record = snapshot.sets[key].record
+    soup = BeautifulSoup(client.get(f"/attract/{n}").get_data(as_text=True), "html.parser")
+    shown = soup.select_one(".attract-summary").get_text(" ", strip=True)
+    assert shown == plain(record.attract_summary)
+    assert "golliwog" in record.summary.lower() and "golliwog" not in shown.lower()

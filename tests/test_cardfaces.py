@@ -126,9 +126,9 @@ def unrecorded(family: str, which: str) -> CardFace:
 def test_unrecorded_face_has_a_plain_name_and_says_not_recorded():
     root = parse(cardfaces.face_svg(unrecorded("Sally Cross", "second")))
     assert "Sally Cross's second card" in texts(root)
-    assert "not recorded" in texts(root)
+    assert "article not recorded" in texts(root)
     assert "SALLY CROSS" in texts(root), "the family is shown at a glance"
-    assert title_of(root) == "Sally Cross family: Sally Cross's second card, not recorded"
+    assert title_of(root) == "Sally Cross family: Sally Cross's second card (article not recorded)"
     assert "does not say what this card shows" in root.find(f"{SVG}desc").text
 
 
@@ -149,7 +149,7 @@ def test_unrecorded_faces_of_two_families_do_not_look_alike():
         (CardFace(name="Cap", family="Twizzle", role="article"), "Twizzle family: \u201cCap\u201d"),
         (
             unrecorded("Broomstick Man", "fourth"),
-            "Broomstick Man family: Broomstick Man's fourth card, not recorded",
+            "Broomstick Man family: Broomstick Man's fourth card (article not recorded)",
         ),
         (CardFace(name="Road Up!"), "Card \u201cRoad Up!\u201d"),
     ],

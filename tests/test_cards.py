@@ -33,10 +33,11 @@ def svg_root(response) -> ET.Element:
     return root
 
 
-def test_the_real_content_has_the_four_sets():
+def test_the_real_content_has_the_five_sets():
     assert set(SETS) == {
         "misc-869-1986",
         "twizzles-happy-families",
+        "jaques-happy-families",
         "snitchems-1797",
         "snap-standard-deck",
     }
@@ -174,8 +175,8 @@ def look_of(client, set_slug: str, face) -> tuple[str, str]:
     return "".join(ET.tostring(part, encoding="unicode") for part in drawing), ring.get("fill")
 
 
-def test_the_named_sets_are_the_two_with_faces():
-    assert NAMED_SETS == ["misc-869-1986", "twizzles-happy-families"]
+def test_the_named_sets_are_the_three_with_faces():
+    assert NAMED_SETS == ["jaques-happy-families", "misc-869-1986", "twizzles-happy-families"]
 
 
 @pytest.mark.parametrize("set_slug", NAMED_SETS)

@@ -165,7 +165,6 @@ def test_every_problem_in_a_file_is_listed():
     assert [(p.line, p.col) for p in sorted(problems)] == [
         (2, 1),
         (2, 1),
-        (2, 1),
         (3, 7),
         (4, 9),
         (5, 1),

@@ -67,7 +67,7 @@ CASES: dict[str, tuple[dict[str, str], dict[str, str], str]] = {
     ),
     "date-unquoted": (
         {SET: a_set(PAIRS, "date: 1935\n")},
-        {SET: a_set(PAIRS, 'date: "1935"\n')},
+        {SET: a_set(PAIRS, 'date: "1935 (our inference)"\n')},
         'sets/new-set.md:6:7: date: write dates in quotes: date: "1935"',
     ),
     "colour-unquoted": (

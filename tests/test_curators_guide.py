@@ -73,6 +73,14 @@ def test_worked_example_passes(content: Path) -> None:
             "captoin",
         ),
         ("games: [snap]", "games: [snapp]", "unknown game 'snapp'", "games: [snapp]", "snapp"),
+        # a misspelt citation key, with the key it was meant to be (docs: "Citing a source")
+        (
+            "[@diagram-way-to-play, p. 304]",
+            "[@diagram-way-to-paly, p. 304]",
+            "unknown source '@diagram-way-to-paly' (did you mean '@diagram-way-to-play'?)",
+            "[@diagram-way-to-paly, p. 304]",
+            "@diagram-way-to-paly",
+        ),
         # a card whose fields disagree is reported where the card starts
         ("    missing: 1", "    missing: 5", "missing (5)", "- name: The Moon", "name"),
     ],

@@ -8,7 +8,13 @@ from hypothesis import strategies as st
 
 from kiosk import create_app
 
-SLUGS = ["misc-869-1986", "twizzles-happy-families", "snitchems-1797", "snap-standard-deck"]
+SLUGS = [
+    "misc-869-1986",
+    "twizzles-happy-families",
+    "jaques-happy-families",
+    "snitchems-1797",
+    "snap-standard-deck",
+]
 GAMES = ["", "/snap", "/happy-families", "/snitchems"]
 
 # Printable text including the characters that trouble routers, templates and parsers.

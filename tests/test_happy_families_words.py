@@ -162,7 +162,15 @@ def test_a_live_game_hears_its_own_names_and_options():
         ("Twizzle", "Twizzle", False, "Twizzle's master card"),
         ("Twizzle", "Twizzle", True, "Twizzle's master card"),
         ("The Lady", "Sally Cross", True, "Sally Cross's master card"),
-        ("Sally Cross: second card", "Sally Cross", False, "Sally Cross's second card"),
+        (
+            "Sally Cross: second card",
+            "Sally Cross",
+            False,
+            "Sally Cross's second card (article not recorded)",
+        ),
+        # a printed name that says its family is asked for as printed (Jaques' pack)
+        ("Mrs Bun the Baker's Wife", "Bun", False, "Mrs Bun the Baker's Wife"),
+        ("Mr Bun the Baker", "Bun", False, "Mr Bun the Baker"),
         ("Ace of Spades", None, False, "Ace of Spades"),
     ],
 )

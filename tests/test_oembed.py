@@ -109,7 +109,8 @@ def test_discovery_link_on_every_page(client, path):
     link = page.select_one("link[rel=alternate][type='application/json+oembed']")
     assert link is not None and link["title"]
     href = urlsplit(link["href"])
-    assert (href.scheme, href.netloc, href.path) == ("", "", "/oembed")
+    # absolute: WordPress fetches the href as it finds it (WP_oEmbed::discover)
+    assert (href.scheme, href.netloc, href.path) == ("http", "localhost", "/oembed")
     query = parse_qs(href.query)
     assert query == {"url": [BASE + path], "format": ["json"]}
     assert client.get(link["href"]).status_code == 200
@@ -139,3 +140,24 @@ def test_no_frame_is_offered_where_no_other_site_may_show_it(setting, status):
 
     client = create_app({"TESTING": True, "FRAME_ANCESTORS": setting}).test_client()
     assert oembed(client, url=BASE + "/sets/misc-869-1986").status_code == status
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        BASE + "/sets/snap-standard-deck/play",
+        BASE + "/embed/sets/snap-standard-deck/play",
+        BASE + "/sets/misc-869-1986?view=golly-oh-golly",
+    ],
+)
+def test_the_answer_says_what_it_is_before_the_frame_and_fits_it_after(client, url):
+    """The blockquote WordPress keeps as a fallback names the page and links to it on the full
+    kiosk (never a revealing address); embed.js follows the frame, for hosts that keep scripts."""
+    body = oembed(client, url=url).get_json()
+    html = BeautifulSoup(body["html"], "html.parser")
+    quote, frame, script = html.contents
+    assert (quote.name, frame.name, script.name) == ("blockquote", "iframe", "script")
+    assert quote.a.get_text() == body["title"]
+    assert quote.a["href"] == url.replace("/embed/", "/").split("?view=")[0]
+    assert "museum kiosk" in quote.get_text()
+    assert script["src"] == BASE + "/static/js/embed.js"

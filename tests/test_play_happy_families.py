@@ -155,12 +155,12 @@ def test_bad_setup_is_400_with_the_setup_again(client, form):
         (CardFace(name="Twizzle", family="Twizzle", role="master"), "Twizzle's master card"),
         (
             CardFace(
-                name="Sally Cross: article not recorded (2)",
+                name="Sally Cross: third card",
                 family="Sally Cross",
                 role="article",
                 recorded=False,
             ),
-            "Sally Cross's article not recorded (2)",
+            "Sally Cross's third card (article not recorded)",
         ),
     ],
 )

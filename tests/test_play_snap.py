@@ -135,7 +135,14 @@ def test_setup_page_offers_the_choices(client, slug):
     response = client.get(f"/sets/{slug}/play")
     assert response.status_code == 200
     page = soup(response)
-    assert [i["value"] for i in page.find_all("input", attrs={"name": "bots"})] == ["1", "2", "3"]
+    assert [i["value"] for i in page.find_all("input", attrs={"name": "bots"})] == [
+        "0",
+        "1",
+        "2",
+        "3",
+    ]
+    modes = [i["value"] for i in page.find_all("input", attrs={"name": "mode"})]
+    assert modes == list(play.MODES)
     levels = page.find_all("input", attrs={"name": "level"})
     assert [i["value"] for i in levels] == list(snap.LEVELS)
     text = page.get_text(" ")

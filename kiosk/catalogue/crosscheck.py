@@ -138,6 +138,24 @@ def collection_problems(
                         f"games[{i}]: the game '{slug}' is a draft, never"
                         " shown to visitors: publish it first (delete its 'draft: true')",
                     )
+            if record.attract_summary is None and any(f.content_note for f in record.cards):
+                term = find_term(terms, (record.summary,))
+                if term:
+                    add(
+                        item,
+                        ("summary",),
+                        f"summary: '{term}' names the contested image, and the attract loop"
+                        " shows the summary without the note: add 'attract_summary:' in"
+                        " words that do not name it",
+                        key=True,
+                    )
+            elif record.attract_summary and find_term(terms, (record.attract_summary,)):
+                add(
+                    item,
+                    ("attract_summary",),
+                    "attract_summary: names contested imagery, which the attract loop shows"
+                    " out of its context: reword it",
+                )
             for i, face in enumerate(record.cards):
                 flag = face.content_note
                 term = find_term(terms, (face.name, face.family, face.caption))

@@ -14,6 +14,7 @@ from typing import Any
 import yaml
 
 from kiosk.catalogue.problems import Problem
+from kiosk.catalogue.yaml_slips import explain
 
 KeyPath = tuple[str | int, ...]
 Position = tuple[int, int]
@@ -200,6 +201,9 @@ def parse_front_matter(
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 2, mark.column + 1) if mark else (2, 1)
+        slip = explain(front, line, col) if mark else None
+        if slip is not None:  # an unclosed quote or a bad indent, said where it is
+            return None, positions, key_positions, [Problem(path, slip[0], slip[1], slip[2])]
         what = exc.problem or exc.context or "syntax error"
         context = exc.context_mark
         if exc.problem and exc.context and context is not None:

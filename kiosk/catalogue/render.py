@@ -32,6 +32,8 @@ from urllib.parse import urlsplit
 import markdown
 import nh3
 
+from kiosk.catalogue.citations import mark
+
 MEDIA_PREFIX = "/media/"
 
 EXTENSIONS = ["tables", "smarty", "abbr", "sane_lists", "fenced_code"]  # ``` is code
@@ -170,10 +172,11 @@ def render_markdown(text: str, prefix: str = MEDIA_PREFIX) -> str:
 
 
 def render_audited(text: str, prefix: str = MEDIA_PREFIX) -> tuple[str, Audit]:
-    """Markdown → safe HTML, and what the sanitiser removed from the markdown's HTML."""
+    """Markdown → safe HTML, and what the sanitiser removed from the markdown's HTML; each
+    ``[@key]`` citation is left in it as a token (``citations.mark``) for the page's notes."""
     md = _converter()
     try:
-        html = md.convert(text)
+        html = md.convert(mark(text))
     finally:
         md.reset()
     return sanitise(html, prefix), removed_by_sanitiser(html)

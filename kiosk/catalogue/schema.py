@@ -60,6 +60,40 @@ class Source(Strict):
     note: str | None = None
 
 
+SourceKey = Annotated[
+    str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9_.-]*[a-z0-9]$", max_length=60)
+]
+# How sure the curators are of what a source says (facts.md's words); "disputed": another
+# source says otherwise, and pages give both or neither
+Confidence = Literal["high", "medium-high", "medium", "low", "disputed"]
+
+
+class CitedSource(Strict):
+    """One work in the curators' sources file, cited in prose as ``[@key]``."""
+
+    key: SourceKey  # what curators write after the @, e.g. vam-snap
+    title: Text
+    author: str | None = None  # a person or a body; else the site
+    site: str | None = None  # the web site or journal it appears in
+    publisher: str | None = None
+    date: str | None = None  # when it was published, as historic text
+    url: str | None = None
+    accessed: str | None = None  # when the curators read it (e.g. 2026-12-02), or not recorded
+    confidence: Confidence | None = None  # where sources disagree or only one gives a fact
+    note: str | None = None  # what it is used for, what is not known about it
+
+    @model_validator(mode="after")
+    def _names_who(self) -> CitedSource:
+        if not (self.author or self.site):
+            raise ValueError("a source needs an author or a site: add 'author:' or 'site:'")
+        return self
+
+
+# A record field that states a fact about the past: ``kiosk check`` wants a citation in it,
+# or the words "not recorded" or "our inference" (kiosk.catalogue.citations.CLAIM)
+CLAIM = {"claim": True}
+
+
 class Image(Strict):
     """A picture file under the content folder, always with its alt text."""
 
@@ -125,9 +159,9 @@ class SetRecord(Strict):
     slug: Slug | None = None  # required where there is no accession number
     historic_title: str | None = None  # the title as printed, shown in quotation marks
     object_type: str | None = None
-    date: str | None = None
-    maker: str | None = None  # maker or publisher
-    place: str | None = None
+    date: str | None = Field(default=None, json_schema_extra=CLAIM)
+    maker: str | None = Field(default=None, json_schema_extra=CLAIM)  # maker or publisher
+    place: str | None = Field(default=None, json_schema_extra=CLAIM)
     materials: str | None = None  # materials and techniques
     physical_description: str | None = None
     dimensions: str | None = None
@@ -135,7 +169,10 @@ class SetRecord(Strict):
     marks: str | None = None  # marks and inscriptions
     credit_line: str | None = None
     summary: Text
-    history: str | None = None  # object history / provenance
+    # the summary the attract loop shows, where ``summary`` names a contested image that the
+    # loop would show out of its context (kiosk check asks for it then)
+    attract_summary: Text | None = None
+    history: str | None = Field(default=None, json_schema_extra=CLAIM)  # provenance
     deck: Literal["cards", "standard-52"] = "cards"
     match: Literal["picture", "rank", "family"] = "picture"
     back: Back
@@ -146,7 +183,7 @@ class SetRecord(Strict):
     # the Woolworths instruction card's for Snap: {snap: woolworths}
     own_rules: dict[Slug, Slug] = Field(default_factory=dict)
     images: list[Image] = Field(default_factory=list)
-    sources: list[Source] = Field(min_length=1)
+    sources: list[Source] = Field(default_factory=list)  # works consulted; cite with [@key]
     order: int = 100  # position in lists; lower first
     draft: bool = False  # served only in preview (KIOSK_PREVIEW), never to visitors
 
@@ -191,8 +228,8 @@ class GameRecord(Strict):
     engine: Engine
     summary: Text
     players: str | None = None
-    date: str | None = None
-    sources: list[Source] = Field(min_length=1)
+    date: str | None = Field(default=None, json_schema_extra=CLAIM)
+    sources: list[Source] = Field(default_factory=list)  # works consulted; cite with [@key]
     variants: dict[str, Words] = Field(default_factory=dict)
     levels: dict[str, LevelWords] = Field(default_factory=dict)
     order: int = 100
@@ -210,7 +247,9 @@ class NoteRecord(Strict):
     slug: Slug
     title: Text
     summary: Text
-    sources: list[Source] = Field(min_length=1)
+    sources: list[Source] = Field(default_factory=list)  # works consulted; cite with [@key]
+    written_by: str | None = None  # who wrote the note (shown on it)
+    reviewed: str | None = None  # when it was last reviewed, e.g. 2026-12-02 (shown on it)
     draft: bool = False  # served only in preview (KIOSK_PREVIEW), never to visitors
 
     @property
@@ -242,6 +281,19 @@ class TermsRecord(Strict):
     title: Text
     terms: list[Text] = Field(min_length=1)  # whole words or phrases, e.g. golliwog, jim crow
     sources: list[Source] = Field(min_length=1)
+
+    @property
+    def key(self) -> str:
+        return self.slug
+
+
+class SourcesRecord(Strict):
+    """The curators' sources file: every work the kiosk cites, each under its key."""
+
+    kind: Literal["sources"]
+    slug: Slug
+    title: Text
+    sources: list[CitedSource] = Field(min_length=1)
 
     @property
     def key(self) -> str:
@@ -294,14 +346,18 @@ class ScenarioRecord(Strict):
         return f"{self.game}/{self.slug}"
 
 
-Record = Annotated[
-    SetRecord | GameRecord | NoteRecord | PageRecord | ScenarioRecord | TermsRecord | WordsRecord,
-    Field(discriminator="kind"),
-]
-
 AnyRecord = (  # any one record, as the checks and the store hold it
-    SetRecord | GameRecord | NoteRecord | PageRecord | ScenarioRecord | TermsRecord | WordsRecord
+    SetRecord
+    | GameRecord
+    | NoteRecord
+    | PageRecord
+    | ScenarioRecord
+    | TermsRecord
+    | WordsRecord
+    | SourcesRecord
 )
+
+Record = Annotated[AnyRecord, Field(discriminator="kind")]
 
 
 def dotted(loc: Iterable[str | int]) -> str:

@@ -17,7 +17,7 @@ from kiosk.catalogue.problems import Problem
 from kiosk.catalogue.scenarios import Run
 from kiosk.catalogue.schema import AnyRecord
 
-KINDS = ("set", "game", "note", "page", "scenario", "terms", "words")
+KINDS = ("set", "game", "note", "page", "scenario", "terms", "words", "sources")
 V = TypeVar("V")
 
 
@@ -49,6 +49,7 @@ class Snapshot:
     runs: Mapping[str, Run] = field(default_factory=dict)  # "game/slug" → the engine's run
     terms: Mapping[str, Entry] = field(default_factory=dict)  # the contested-terms lists
     words: Mapping[str, Entry] = field(default_factory=dict)  # curators' visitor-facing words
+    sources: Mapping[str, Entry] = field(default_factory=dict)  # the curators' sources files
     # Files with ``draft: true`` by kind, then slug: checked like any, shown only in preview.
     drafts: Mapping[str, Mapping[str, Entry]] = field(default_factory=dict)
     warnings: tuple[Problem, ...] = ()  # what a visitor will not see; never keeps a file back
@@ -83,6 +84,7 @@ class Snapshot:
             "scenario": self.scenarios,
             "terms": self.terms,
             "words": self.words,
+            "sources": self.sources,
         }[kind]
 
 
@@ -138,6 +140,7 @@ def snapshot_of(
         runs=MappingProxyType(runs),
         terms=ordered["terms"],
         words=ordered["words"],
+        sources=ordered["sources"],
         drafts=MappingProxyType(
             {kind: MappingProxyType(table) for kind, table in drafts.items() if table}
         ),

@@ -26,6 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from kiosk.catalogue.citations import citation_problems
+from kiosk.catalogue.links import link_problems
 from kiosk.catalogue.lint import warnings_of
 from kiosk.catalogue.problems import Problem
 from kiosk.catalogue.read import MAX_FILE_BYTES, SourceFile, claimed_key, read_bytes, too_big
@@ -388,13 +390,20 @@ class Catalogue:
         found = collection_problems(items, self.content_dir, games, notes, *images, broken=broken)
         for rel, problems in own_rules_problems(items, engines).items():
             found.setdefault(rel, []).extend(problems)
+        sources_broken = any(kind == "sources" for kind, _ in broken)
+        cited, unused = citation_problems(items, sources_broken)
+        for rel, problems in cited.items():
+            found.setdefault(rel, []).extend(problems)
+        complete = all(state.record is not None for state in self._files.values())
+        linked, unreached = link_problems(items, complete)
+        for rel, problems in linked.items():
+            found.setdefault(rel, []).extend(problems)
         self._warnings = game_warnings([c for c in items if c.rel not in found], engines)
-        # a set held back without a message (it names a broken game) holds back its examples
-        # the same way: the broken file's own problem says it all
+        self._warnings += unused + unreached
+        # a set held back (its own problem, or a broken game it names) holds back its examples
+        # without a message: one mistake, one message, the set's own (issue 27, item 5a)
         broken |= {
-            ("set", c.record.key)
-            for c in items
-            if c.record.kind == "set" and c.rel in found and not found[c.rel]
+            ("set", c.record.key) for c in items if c.record.kind == "set" and c.rel in found
         }
         sets = {
             c.record.key: c.record for c in items if c.record.kind == "set" and c.rel not in found

@@ -15,6 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
+from kiosk.catalogue.citations import claim_problems
 from kiosk.catalogue.crosscheck import (
     LINKED,
     Checked,
@@ -25,7 +26,7 @@ from kiosk.catalogue.crosscheck import (
     images_of,
     own_rules_problems,
 )
-from kiosk.catalogue.decks import unplayable
+from kiosk.catalogue.decks import match_key, unplayable
 from kiosk.catalogue.looks import EMBLEM_ORDER, colour_problem, emblem_picks
 from kiosk.catalogue.problems import Problem
 from kiosk.catalogue.read import KeyPath, SourceFile
@@ -38,6 +39,7 @@ from kiosk.catalogue.schema import (
     Record,
     ScenarioRecord,
     SetRecord,
+    SourcesRecord,
     TermsRecord,
     WordsRecord,
     dotted,
@@ -55,6 +57,7 @@ MODELS: dict[str, type[BaseModel]] = {
     "scenario": ScenarioRecord,
     "terms": TermsRecord,
     "words": WordsRecord,
+    "sources": SourcesRecord,
 }
 
 
@@ -189,11 +192,11 @@ def validate_source(source: SourceFile) -> tuple[AnyRecord | None, list[Problem]
 
 def record_problems(source: SourceFile, record: AnyRecord) -> list[Problem]:
     """Checks within one record that the schema cannot express with a position."""
-    problems: list[Problem] = []
+    problems: list[Problem] = claim_problems(source, record)
     if isinstance(record, WordsRecord):
-        return _words_problems(source, record)
+        return problems + _words_problems(source, record)
     if isinstance(record, GameRecord):
-        return game_words_problems(source, record)
+        return problems + game_words_problems(source, record)
     if not isinstance(record, SetRecord):
         return problems
 
@@ -202,6 +205,8 @@ def record_problems(source: SourceFile, record: AnyRecord) -> list[Problem]:
         problems.append(Problem(source.path, line, col, message))
 
     seen: dict[str, int] = {}
+    for loc, message in _emblem_clashes(record):
+        at(loc, message)
     for i, face in enumerate(record.cards):
         if face.key in seen:
             at(
@@ -230,6 +235,40 @@ def record_problems(source: SourceFile, record: AnyRecord) -> list[Problem]:
             " (copies less missing): correct card_count, or the cards' copies and missing",
         )
     return problems
+
+
+def _emblem_clashes(record: SetRecord) -> list[tuple[KeyPath, str]]:
+    """An emblem a curator gave two pictures that do not match (one would be drawn with
+    another emblem), or two emblems given to cards that match (one would be ignored)."""
+    found: list[tuple[KeyPath, str]] = []
+    owner: dict[str, tuple[int, str]] = {}  # emblem -> (first card, its picture or family)
+    group_emblem: dict[str, tuple[int, str]] = {}  # picture or family -> (first card, emblem)
+    for i, face in enumerate(record.cards):
+        if face.emblem not in EMBLEM_ORDER or face.content_note is not None:
+            continue
+        group = match_key(record, face)
+        first, name = owner.get(face.emblem, (i, group))
+        if name != group:
+            found.append(
+                (
+                    ("cards", i, "emblem"),
+                    f"cards[{i}].emblem: '{face.emblem}' is already the emblem of cards[{first}]"
+                    f" '{record.cards[first].name}': cards that do not match must not share an"
+                    " emblem (the kiosk would draw one of them with another): choose another",
+                )
+            )
+            continue
+        owner.setdefault(face.emblem, (i, group))
+        earlier, emblem = group_emblem.setdefault(group, (i, face.emblem))
+        if emblem != face.emblem:
+            found.append(
+                (
+                    ("cards", i, "emblem"),
+                    f"cards[{i}].emblem: '{face.emblem}', but cards[{earlier}], which it matches,"
+                    f" has '{emblem}': cards that match share one emblem: give both the same",
+                )
+            )
+    return found
 
 
 def game_words_problems(source: SourceFile, record: GameRecord) -> list[Problem]:

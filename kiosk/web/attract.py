@@ -19,6 +19,7 @@ from typing import Any
 
 from flask import Blueprint, Flask, abort, current_app, render_template, url_for
 
+from kiosk.catalogue.citations import plain
 from kiosk.catalogue.scenarios import sequence
 from kiosk.catalogue.schema import SetRecord
 from kiosk.catalogue.store import Snapshot
@@ -158,8 +159,11 @@ def _set_slide(snapshot: Snapshot, key: str) -> Slide:
         title=record.title,
         url=url_for("pages.set_record", slug=key),
         kicker=set_kicker(record),
-        lines=[("Date", record.date or NOT_RECORDED), ("Maker", record.maker or NOT_RECORDED)],
-        summary=record.summary,
+        lines=[
+            ("Date", plain(record.date or NOT_RECORDED)),
+            ("Maker", plain(record.maker or NOT_RECORDED)),
+        ],
+        summary=plain(record.attract_summary or record.summary),
         picture=set_picture(record),
         back=back_src(record),
     )
@@ -185,7 +189,7 @@ def _rules_slide(snapshot: Snapshot, key: str) -> Slide:
         kind="rules",
         title=record.title,
         url=url_for("rules.step", game=record.game, slug=record.slug, n=1),
-        summary=record.summary,
+        summary=plain(record.summary),
         game_title=game.record.title if game else "",
         frames=frames,
     )

@@ -11,6 +11,15 @@ page (``static/js/embedded.js``).
 host page frames: ``?view=`` is honoured in an embed only when the request comes from one of
 our own pages (``Sec-Fetch-Site: same-origin``: the visitor pressed "View card" inside the
 embed); otherwise the same page is sent with the card covered.
+
+Cross-origin requests (:func:`_cors`): a host that frames us with ``sandbox="allow-scripts"``
+and no ``allow-same-origin`` (WordPress, for a provider it does not know) gives the frame an
+opaque origin, so the game's own htmx posts and the rule steps' fetches reach us from
+``Origin: null``. The embed's game and rule endpoints (the ``play`` and ``rules`` blueprints,
+under ``/embed/`` only) answer any origin, preflight included, and never with credentials:
+the game's state is its signed token in the request, so nothing is exposed that the request
+did not carry. Every other address, and every page outside ``/embed/``, sends no
+``Access-Control-*`` header, so a browser keeps their answers from other origins.
 """
 
 from __future__ import annotations
@@ -27,6 +36,10 @@ from kiosk.web.modes import EMBED_KEY, is_embed
 PREFIX = "/embed"
 NESTED_KEY = "kiosk.embed.nested"
 REVEAL_ARG = "view"  # the "View card" form's field (templates/cards/_card.html)
+
+CORS_BLUEPRINTS = frozenset({"play", "rules"})  # the embed's game and rule endpoints
+CORS_METHODS = "GET, POST"
+CORS_MAX_AGE = "600"  # seconds a browser may keep a preflight's answer
 
 WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
@@ -74,8 +87,31 @@ def _vary(response: Response) -> Response:
     return response
 
 
+def answers_cross_origin() -> bool:
+    """This request is for one of the embed's game or rule endpoints (under ``/embed/``)."""
+    return is_embed() and request.blueprint in CORS_BLUEPRINTS
+
+
+def _cors(response: Response) -> Response:
+    """Let any origin (a sandboxed frame's is ``null``) read the answer; no credentials."""
+    if not answers_cross_origin():
+        return response
+    response.headers["Access-Control-Allow-Origin"] = "*"
+    if request.method == "OPTIONS":  # the preflight of an htmx post (its HX-* headers)
+        response.headers["Access-Control-Allow-Methods"] = CORS_METHODS
+        asked = request.headers.get("Access-Control-Request-Headers", "")
+        if asked:
+            response.headers["Access-Control-Allow-Headers"] = asked
+        response.headers["Access-Control-Max-Age"] = CORS_MAX_AGE
+    return response
+
+
 def init_app(app: Flask) -> None:
-    """Mount the middleware; check every embedded request."""
+    """Mount the middleware; check every embedded request; answer the embed's own
+    cross-origin requests."""
     app.wsgi_app = EmbedMiddleware(app.wsgi_app)  # type: ignore[method-assign]
     app.before_request(_guard)
     app.after_request(_vary)
+    app.after_request(_cors)
+    # for the play macros, imported once without a context (kiosk.web.play.flow.setup_context)
+    app.jinja_env.globals["in_embed"] = is_embed

@@ -1,11 +1,14 @@
 """oEmbed 1.0 provider: an education site turns a kiosk link into an embedded page.
 
 ``GET /oembed?url=<a page of ours>&format=json`` answers a ``rich`` item whose ``html`` is
-an ``<iframe>`` of the page's ``/embed/`` URL. Only our own pages are embeddable: the URL's
-host must be the one the request came to (a name ``TRUSTED_HOSTS`` allows: a forged Host is
-refused before this runs) and the page must exist (it is rendered once, internally, which
-also gives its title). ``format`` is read case-insensitively; XML is not offered (501), as
-the specification allows.
+an ``<iframe>`` of the page's ``/embed/`` URL, after a ``<blockquote>`` that says what it is
+and links to the page (the fallback WordPress keeps, hiding the frame until it speaks) and
+before the ``embed.js`` script that fits the frame on hosts that keep scripts (Moodle's oEmbed
+filter; WordPress strips it and sizes the frame with its own wp-embed protocol instead).
+Only our own pages are embeddable: the URL's host must be the one the request came to (a
+name ``TRUSTED_HOSTS`` allows: a forged Host is refused before this runs) and the page must
+exist (it is rendered once, internally, which also gives its title). ``format`` is read
+case-insensitively; XML is not offered (501), as the specification allows.
 """
 
 from __future__ import annotations
@@ -28,6 +31,8 @@ PROVIDER = "Snap & Happy Families museum kiosk"
 SUFFIX = " · Snap & Happy Families"
 TITLE = re.compile(r"<title>(.*?)</title>", re.S)
 DIMENSION = re.compile(r"[0-9]{1,6}")
+FALLBACK_CLASS = "kiosk-embed-fallback"  # embed.js hides it once the frame has spoken
+WHAT = "a page of the Snap & Happy Families museum kiosk, to look at or play in your browser"
 
 
 def _dimension(name: str, default: int) -> int:
@@ -73,15 +78,34 @@ def page_title(url: str) -> str | None:
     return title.removesuffix(SUFFIX) or PROVIDER
 
 
-def embed_src(url: str) -> str:
-    """The absolute ``/embed/`` URL for one of our page URLs (never one revealing a card)."""
+def embed_src(url: str, embedded: bool = True) -> str:
+    """The absolute ``/embed/`` URL for one of our page URLs (never one revealing a card);
+    ``embedded=False``: the page itself, on the full kiosk."""
     parts = urlsplit(url)
     path = parts.path or "/"
-    if not (path == PREFIX or path.startswith(PREFIX + "/")):
+    if path == PREFIX or path.startswith(PREFIX + "/"):
+        path = path[len(PREFIX) :] or "/"
+    if embedded:
         path = PREFIX + path
-    query = urlencode([(k, v) for k, v in parse_qsl(parts.query) if k != "view"])
+    query = urlencode([(k, v) for k, v in parse_qsl(parts.query) if k != REVEAL_ARG])
     root = request.host_url.rstrip("/")
     return root + path + (f"?{query}" if query else "")
+
+
+def fallback(url: str, title: str) -> str:
+    """What a host shows where the frame cannot be (a feed, a host that keeps no iframe): what
+    the embed is, linked to the page. WordPress hides the frame until it speaks when one is
+    offered (``wp_filter_oembed_result``); our ``embed.js`` hides it once the frame has."""
+    return (
+        f'<blockquote class="{FALLBACK_CLASS}"><a href="{escape(embed_src(url, False))}">'
+        f"{escape(title)}</a>:"
+        f" {escape(WHAT)}</blockquote>"
+    )
+
+
+def host_script() -> str:
+    """The host page's script (``embed.js``, which fits the frame), as teachers paste it."""
+    return url_for("static", filename="js/embed.js", _external=True).partition("?")[0]
 
 
 @bp.get("/oembed")
@@ -99,8 +123,10 @@ def oembed() -> Response:
     if title is None:
         abort(404)
     frame = (
-        f'<iframe src="{escape(embed_src(url))}" width="{width}" height="{height}" '
+        fallback(url, title)
+        + f'<iframe src="{escape(embed_src(url))}" width="{width}" height="{height}" '
         f'title="{escape(title)}" loading="lazy"></iframe>'
+        + f'<script src="{escape(host_script())}" defer></script>'
     )
     body: dict[str, Any] = {
         "version": "1.0",
@@ -120,14 +146,17 @@ def oembed() -> Response:
 def discovery_href() -> str | None:
     """The oEmbed discovery URL for the page being served (None if it is not a page).
 
-    Root-relative, like every other URL in our pages (the page's own URL inside is absolute).
+    Absolute, unlike the other URLs in our pages: a consumer takes it as it finds it
+    (WordPress's ``WP_oEmbed::discover`` fetches the ``href`` without resolving it against
+    the page), so a root-relative one would never be asked.
     """
     if request.method != "GET" or request.url_rule is None:
         return None
     if request.endpoint in (None, "static", "oembed.oembed"):
         return None
-    page = request.host_url.rstrip("/") + request.full_path.rstrip("?")
-    return "/oembed?" + urlencode({"url": page, "format": "json"})
+    root = request.host_url.rstrip("/")
+    page = root + request.full_path.rstrip("?")
+    return root + "/oembed?" + urlencode({"url": page, "format": "json"})
 
 
 def init_app(app: Flask) -> None:

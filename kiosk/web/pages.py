@@ -23,11 +23,12 @@ from flask import (
     url_for,
 )
 
+from kiosk.catalogue.citations import keys_cited
 from kiosk.catalogue.decks import card_name, unplayable
 from kiosk.catalogue.schema import CardFace, SetRecord
 from kiosk.catalogue.store import Entry, Snapshot
 from kiosk.games.cards import SUITS
-from kiosk.web import content, curators
+from kiosk.web import citing, content, curators
 from kiosk.web.cardfaces import STANDARD_IDS, quoted, standard_name
 from kiosk.web.cards import face_alt, face_src, standard_src
 from kiosk.web.play import flow
@@ -302,10 +303,28 @@ def note(slug: str) -> str:
     return _entry_page("note", slug, sets=sets_flagged_with(content.current(), slug))
 
 
+ENTRY_VIEWS = {"set": "pages.set_record", "game": "pages.game", "note": "pages.note"}
+
+
+def cited_sources(snapshot: Snapshot) -> list[tuple[str, Any, list[tuple[str, str]]]]:
+    """Every source of the sources file, with the pages that cite it (title, address)."""
+    used: dict[str, list[tuple[str, str]]] = {}
+    for kind in ("set", "game", "note", "page"):
+        for entry in snapshot.of_kind(kind).values():
+            view = ENTRY_VIEWS.get(kind, "pages.page")
+            for key in sorted(keys_cited(entry.record, entry.html)):
+                url = url_for(view, slug=entry.record.key)
+                used.setdefault(key, []).append((entry.record.title, url))
+    return [(key, source, used.get(key, [])) for key, source in citing.registry(snapshot).items()]
+
+
 @bp.get("/pages/<slug>")
 def page(slug: str) -> str:
-    """A plain page: about, sources."""
-    return _entry_page("page", slug)
+    """A plain page: about, sources (the sources page lists the curators' sources file)."""
+    snapshot = content.current()
+    return _entry_page(
+        "page", slug, cited_sources=cited_sources(snapshot) if slug == "sources" else []
+    )
 
 
 @bp.get("/patterns")
@@ -334,4 +353,5 @@ def patterns() -> str:
 def init_app(app: Flask) -> None:
     """Register the catalogue pages, and the curators' (kiosk.web.curators)."""
     app.register_blueprint(bp)
+    citing.init_app(app)
     curators.init_app(app)

@@ -39,6 +39,11 @@ def embed_snippet(path: str, title: str) -> str:
     return f'{frame}\n<script src="{escape(script)}" defer></script>'
 
 
+def embed_page_url(path: str) -> str:
+    """The page's own absolute address (what WordPress turns into an embed by oEmbed)."""
+    return request.url_root.rstrip("/") + (path.removeprefix(request.script_root) or "/")
+
+
 def shows_embed_panel() -> bool:
     """The panel is for a teacher browsing the kiosk: not in kiosk mode, not inside an embed."""
     return not (is_kiosk_mode() or is_embed())
@@ -49,4 +54,8 @@ def init_app(app: Flask) -> None:
 
     @app.context_processor
     def _teach() -> dict[str, Any]:
-        return {"embed_snippet": embed_snippet, "shows_embed_panel": shows_embed_panel}
+        return {
+            "embed_snippet": embed_snippet,
+            "embed_page_url": embed_page_url,
+            "shows_embed_panel": shows_embed_panel,
+        }

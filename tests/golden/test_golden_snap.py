@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
@@ -105,3 +106,55 @@ def test_every_variant_has_golden_files() -> None:
     names = {p.name for p in folder.glob("*.txt")}
     for variant, players, seed in CASES:
         assert f"{variant}-{players}p-seed{seed}.txt" in names
+
+
+def visitors_chooser(seed: int):
+    """Two visitors at one screen (seats 0 and 1) with a computer player (seat 2): on a
+    match, one, the other or both call, as kiosk/web/play/snap.py posts them (their calls,
+    then a close if the window is still open); reactions from a seeded script."""
+    rng = random.Random(f"visitors:{seed}")
+    queue: list[dict] = []
+
+    def choose(state, seat):
+        w = state.window
+        if queue:
+            action = queue.pop(0)
+            if action["type"] != "close":
+                return action
+            if w is not None and w.turn == action["turn"]:  # one visitor called: judged now
+                return {"type": "close", "player": action["player"]}
+        if w is not None and not w.calls and (w.snap or w.pool):
+            kind = "call" if w.snap else "call-pool"
+            who = rng.choice([(0,), (1,), (0, 1), (1, 0)])
+            calls = [
+                {"type": kind, "player": p, "turn": w.turn, "reaction_ms": rng.choice(REACTIONS)}
+                for p in who
+                if not state.out[p]
+            ]
+            if calls:
+                queue.extend(calls)
+                queue.append({"type": "close", "player": calls[0]["player"], "turn": w.turn})
+                return queue.pop(0)
+        kinds = [a["type"] for a in snap.legal_actions(state, seat)]
+        return {"type": "turn" if "turn" in kinds else "close", "player": seat}
+
+    return choose
+
+
+REACTIONS = (350.0, 480.0, 480.0, 505.0, 900.0, 1500.0)  # ties, near ties and slow calls
+
+
+def visitors(variant: str, seed: int) -> str:
+    """A bounded game of two visitors and one computer player (easy) calling by a script."""
+    options = snap.options_for(variant, players=3, max_turns=60, humans=(0, 1), level="easy")
+    choose = visitors_chooser(seed)
+    lines = list(trace.trace_game(snap, standard_deck(), options, seed, choose))
+    assert trace.check_lines(lines, snap) == len(lines) - 1
+    return render(lines, f"# snap {variant}, two visitors and a computer player, seed {seed}")
+
+
+@pytest.mark.parametrize("variant", ["classic", "snap-pool"])
+def test_two_visitors_playthrough_matches_golden(golden, variant: str) -> None:
+    text = visitors(variant, 3)
+    golden.check(f"snap/{variant}-two-visitors-seed3.txt", text)
+    assert '"player": 1' in text and '"human": true' in text

@@ -10,6 +10,7 @@ down at the deal keep their family hidden), the cards' names with the events.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Collection, Sequence
 
 from kiosk.games.cards import Card
@@ -17,6 +18,7 @@ from kiosk.games.core import Event, Hearer, Phrasebook
 from kiosk.games.happy_families.state import State, names
 
 REFUSAL = "I'm sorry, you can't"
+UNRECORDED = "(article not recorded)"  # said after a card whose article the record lacks
 
 
 def ask_words(thing: str) -> str:
@@ -42,15 +44,20 @@ def possessive(name: str) -> str:
 def spoken_name(name: str, family: str | None, master: bool = False) -> str:
     """How a card is asked for aloud: "Broomstick Man's trowel", "Twizzle's master card".
 
-    A master card is the one marked so, or named as its family; an unrecorded card keeps
-    its honest name: "Sally Cross's article not recorded (1)".
+    A master card is the one marked so, or named as its family. A card the record does not
+    name comes as the curator's plain "Sally Cross: third card" (:mod:`kiosk.catalogue.decks`)
+    and is asked for as what it is, its place in its family and that its article is not
+    recorded: "Sally Cross's third card (article not recorded)". A printed name that already
+    says its family ("Mrs Bun the Baker's Wife") is asked for as it is printed.
     """
     family = family or ""
     name = name.strip()
     if family and name.startswith(family + ":"):
-        return f"{possessive(family)} {name[len(family) + 1 :].strip()}"
+        return f"{possessive(family)} {name[len(family) + 1 :].strip()} {UNRECORDED}"
     if master or (family and name == family):
         return f"{possessive(family)} master card"
+    if family and re.search(rf"\b{re.escape(family)}\b", name, re.IGNORECASE):
+        return name
     return f"{possessive(family)} {name.lower()}" if family else name
 
 

@@ -12,6 +12,9 @@ duplicated tap is harmless. So does a call measured under ``FALSE_START_MS`` (10
 nobody reacts that quickly, so it answers the card before the one on screen, whose window
 has gone (``why: "false start"``): never a win, never a penalty. A ``reaction_ms`` that is
 negative, not finite or over ``MAX_REACTION_MS`` is refused (:class:`BadReaction`).
+With ``wait_for_people`` (Snap at your own pace) the computer seats' calls on a card a person
+called are heard ``MAX_REACTION_MS`` later: a person's call always comes first, and the
+computer seats take only a match nobody called.
 """
 
 from __future__ import annotations
@@ -116,7 +119,12 @@ def settle(s: SnapState, events: list[Event] | None) -> None:
         if o.max_turns is not None and s.turn >= o.max_turns:
             check_end(s, events)
         return
-    calls = sorted(w.bot_calls + w.calls)
+    bot_calls = w.bot_calls
+    if o.wait_for_people and w.calls:
+        # at your own pace: every person's call (at most MAX_REACTION_MS) is before any computer
+        # call on this card, which is heard a minute later: a person is never beaten to it
+        bot_calls = tuple((ms + MAX_REACTION_MS, p, kind) for ms, p, kind in bot_calls)
+    calls = sorted(bot_calls + w.calls)
     humans = o.humans
     mistaken: list[tuple[float, int, str]] = []
     for kind, present in (("pool", w.pool), ("snap", w.snap)):

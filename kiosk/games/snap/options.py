@@ -59,6 +59,9 @@ class SnapOptions:
     level: str = "medium"  # the computer seats' level
     levels: tuple[str, ...] = ()  # per-seat levels, overriding ``level`` where given
     shuffle: bool = True  # False: deal the deck as given, its first card first (scenarios)
+    # Snap at your own pace (not historic): a person's call, however slow, comes before every
+    # computer call on that card; the computer seats call a match only when nobody did
+    wait_for_people: bool = False
 
     def to_json(self) -> dict[str, Any]:
         """The options as plain JSON (tuples become lists)."""

@@ -98,9 +98,12 @@ def _sentence(t: str, d: Mapping[str, Any], h: Hearer, called: bool) -> str:
         return "" if you else f"{who} calls “{call}” ({d['reaction_ms']:g} ms)."
     if t == "snap":
         won = plural(d["won"], "card")
+        if d.get("tie_broken_by_lot"):  # two calls at the very same moment
+            return f"A dead heat! Drawn by lot, {h.does(p, 'win', 'wins')} {won}."
         if you:
             return f"You called first — you win {won}!" + (" Only just!" if d.get("tie") else "")
-        return f"{too_slow}{who} called Snap! first and wins {won}."
+        just = ", only just," if d.get("tie") else ""
+        return f"{too_slow}{who} called Snap! first{just} and wins {won}."
     if t == "pool-formed":
         first, *rest = d["players"]
         names = _and([h.who(first), *(h.whom(q) for q in rest)])

@@ -1,7 +1,9 @@
 // For a host page (a school's site) that embeds kiosk pages in iframes: each embedded page
 // posts {type: "kiosk:height", height}; this sets the matching iframe's height. A message is
 // trusted only if it comes from an iframe on this page (event.source) whose src has the
-// sender's origin (event.origin).
+// sender's origin (event.origin); from a frame this page sandboxed without allow-same-origin
+// the origin is the opaque "null", believed because event.source is that frame's window.
+// Once a frame has spoken, the oEmbed answer's blockquote before it is hidden.
 (function () {
   "use strict";
   var MAX = 20000;
@@ -19,7 +21,9 @@
       } catch (error) {
         return null;
       }
-      return origin === event.origin ? frame : null;
+      var opaque = event.origin === "null" && frame.hasAttribute("sandbox") &&
+        !/(^|\s)allow-same-origin(\s|$)/.test(frame.getAttribute("sandbox"));
+      return origin === event.origin || opaque ? frame : null;
     }
     return null;
   }
@@ -36,6 +40,9 @@
     var frame = frameFor(event);
     if (frame) {
       frame.style.height = Math.min(Math.ceil(height), MAX) + "px";
+      // the oEmbed answer's words before the frame (kiosk/web/oembed.py): the frame is here
+      var words = frame.previousElementSibling;
+      if (words && words.classList.contains("kiosk-embed-fallback")) words.hidden = true;
     }
   });
 })();

@@ -1,11 +1,128 @@
-// Inside an /embed/ page: tell the host page how tall the content is, so its iframe fits.
-// The height is not a secret, so any parent may read it; the host's embed.js checks
-// that the message really comes from its own iframe.
+// Inside an /embed/ page (docs/embedding.md), whatever frame the host page gives it:
+// - Height: tell the host page how tall the content is, so its iframe fits: our own message,
+//   {type: "kiosk:height", height} (embed.js on the host checks that it comes from its own
+//   iframe), and WordPress's: {message: "height", value, secret} with the secret WordPress put
+//   in the iframe's address (#?secret=...; its wp-embed script shows and sizes the frame that
+//   sends it). The height is not a secret, so any parent may read it.
+// - A frame WordPress sandboxes (sandbox="allow-scripts", no allow-popups): a link that leaves
+//   the embed ("Open in the full kiosk") is asked of the host page with WordPress's "link"
+//   message, since the frame itself may open no window.
+// - A frame without allow-forms: no form may submit, and the browser fires no submit event.
+//   So every form's submit button here is sent by script: a click becomes a submit event the
+//   page's scripts take (htmx, kiosk.js's "View card"); only a form no script takes is left to
+//   the browser (where the frame allows forms, that is the plain post it always was).
+// - A frame without allow-same-origin (an opaque origin, window.origin "null"): our own
+//   address is another origin to this page, so htmx asks it in CORS mode (the game and rule
+//   endpoints answer it: kiosk/web/embed.py) and links are followed as plain links, not
+//   boosted (boosting would fetch pages that answer no other origin).
 // Links need nothing from this script: the server already puts every same-site address of an
 // embedded page under /embed/ (url_for for the templates, the offsite filter for content).
 (function () {
   "use strict";
-  if (window.parent === window) {
+  if (window.kioskEmbed) {
+    return;
+  }
+  var framed = window.parent !== window;
+  var opaque = window.origin === "null";
+
+  // ------------------------------------------------------------------ the frame's own memory
+
+  // window.name outlives a reload and the frame's own navigations, where storage may throw (an
+  // opaque origin): it keeps WordPress's secret, and the game play.js keeps (kioskEmbed.keep).
+  // JSON marked as ours; a name the host gave the frame is left alone until something is kept.
+  function named() {
+    var raw = "";
+    try { raw = String(window.name || ""); } catch (e) { raw = ""; }
+    try {
+      var data = JSON.parse(raw);
+      if (data && typeof data === "object" && !Array.isArray(data) && data.kiosk === 1) return data;
+    } catch (e) { /* not ours */ }
+    return { kiosk: 1 };
+  }
+
+  function keep(key, value) {
+    var data = named();
+    if (value === null || value === undefined) delete data[key];
+    else data[key] = value;
+    try { window.name = JSON.stringify(data); } catch (e) { /* not kept: the page still has it */ }
+  }
+
+  function kept(key) {
+    var data = named();
+    return Object.prototype.hasOwnProperty.call(data, key) ? data[key] : null;
+  }
+
+  // ------------------------------------------------------------------ WordPress's secret
+
+  var SECRET = /[#&?]secret=([A-Za-z0-9]+)/;
+
+  function wordpressSecret() {
+    var found = SECRET.exec(location.hash);
+    if (found) {
+      keep("secret", found[1]); // the next page in the frame has no hash: it finds it here
+      return found[1];
+    }
+    var known = kept("secret");
+    return typeof known === "string" && /^[A-Za-z0-9]+$/.test(known) ? known : "";
+  }
+  var secret = framed ? wordpressSecret() : "";
+
+  function tell(data) {
+    try { window.parent.postMessage(data, "*"); } catch (e) { /* no parent to tell */ }
+  }
+
+  // ------------------------------------------------------------------ sending forms by script
+
+  function submitterOf(target) {
+    var button = target && target.closest ? target.closest("button, input[type=submit], input[type=image]") : null;
+    if (!button || button.disabled || !button.form) return null;
+    var type = (button.getAttribute("type") || "submit").toLowerCase();
+    return type === "submit" || type === "image" ? button : null;
+  }
+
+  function send(form, submitter) {
+    // a submit event for the page's scripts; the browser's own submission only if none took it
+    var event;
+    try {
+      event = new SubmitEvent("submit", { bubbles: true, cancelable: true, submitter: submitter || null });
+    } catch (e) {
+      event = new Event("submit", { bubbles: true, cancelable: true });
+    }
+    if (form.dispatchEvent(event) && typeof form.requestSubmit === "function") {
+      form.requestSubmit(submitter || undefined);
+    }
+  }
+
+  document.addEventListener("click", function (event) {
+    if (event.defaultPrevented || event.button !== 0) return;
+    var submitter = submitterOf(event.target);
+    if (!submitter) return;
+    event.preventDefault(); // no browser submission (a sandbox would refuse it with an error)
+    send(submitter.form, submitter);
+  });
+
+  // ------------------------------------------------------------------ an opaque origin
+
+  if (opaque) {
+    if (window.htmx && window.htmx.config) window.htmx.config.mode = "cors";
+    if (document.body) document.body.setAttribute("data-hx-boost", "false");
+  }
+
+  // ------------------------------------------------------------------ leaving the embed
+
+  document.addEventListener("click", function (event) {
+    if (!secret || event.defaultPrevented || event.button !== 0) return;
+    if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    var link = event.target && event.target.closest ? event.target.closest("a[href][target=_blank]") : null;
+    if (!link) return;
+    event.preventDefault(); // the sandbox opens no window: WordPress's host page goes there
+    tell({ message: "link", value: link.href, secret: secret });
+  });
+
+  // ------------------------------------------------------------------ the height
+
+  if (!framed) {
+    window.kioskEmbed = { send: send, keep: keep, kept: kept, secret: "" };
     return;
   }
   var last = 0;
@@ -30,7 +147,8 @@
       return;
     }
     last = height;
-    window.parent.postMessage({ type: "kiosk:height", height: height }, "*");
+    tell({ type: "kiosk:height", height: height });
+    if (secret) tell({ message: "height", value: height, secret: secret });
   }
 
   // Resizing the frame aborts a running view transition (the game table uses them), so the
@@ -71,5 +189,6 @@
   if (typeof ResizeObserver === "function") {
     new ResizeObserver(schedule).observe(document.body);
   }
+  window.kioskEmbed = { send: send, keep: keep, kept: kept, secret: secret };
   schedule();
 })();

@@ -18,12 +18,18 @@
  *   there, the entry's own game comes back by itself (its token posted to the flow's resume
  *   address, #play-resume's form, without a new history entry), and a setup reached any
  *   other way offers "Carry on with your game" for the game sessionStorage kept. Storage may
- *   throw (a blocked or sandboxed frame): then history.state alone keeps the game. In kiosk
- *   mode nothing of an earlier visit comes back (kiosk-mode.js wipes storage and sends such
+ *   throw (a blocked or sandboxed frame): then history.state (and, in an embed, the frame's
+ *   window.name) keep the game. In kiosk mode nothing of an earlier visit comes back (kiosk-mode.js wipes storage and sends such
  *   entries home; a kept game also carries its visit id).
  * A region with data-shown-by="script" is shown when its own script says so (snap.js: once
  * the new card has been painted), through kioskPlay.shown(region).
  * htmx sends the forms and morphs the game in place. Safe to load twice (boosted navigation).
+ * In an embed every form goes by script, never by the browser's own submission (a frame
+ * sandboxed without allow-forms refuses that): the pace's "Next" and the resume go through
+ * send() (embedded.js's kioskEmbed.send: a submit event for htmx), and the resume form gets
+ * its own htmx post there (a sandbox with an opaque origin boosts nothing). history.state and
+ * sessionStorage may both throw in such a frame: the game is then kept in the frame's
+ * window.name (embedded.js's kioskEmbed.keep), so "Carry on with your game" still offers it.
  * No inline handlers, no eval: the CSP forbids both.
  */
 (function () {
@@ -46,6 +52,15 @@
     if (state.log.length > 5000) state.log.shift();
     document.dispatchEvent(new CustomEvent("play:" + type, { detail: entry }));
     return entry;
+  }
+
+  function send(form, button) {
+    // one way to send a form: by script inside an embed (embedded.js), else as the browser would
+    var embed = window.kioskEmbed;
+    if (embed && typeof embed.send === "function") embed.send(form, button || null);
+    else if (typeof form.requestSubmit === "function") form.requestSubmit(button || undefined);
+    else if (button) button.click();
+    else form.submit();
   }
 
   function nextButton(g) {
@@ -74,14 +89,18 @@
     return m ? decodeURIComponent(m[1]) : "";
   }
 
+  function historyState() {
+    try { return history.state; } catch (e) { return null; } // a frame that may not read it
+  }
+
   function entry() {
-    var s = history.state;
+    var s = historyState();
     return s && typeof s === "object" && !Array.isArray(s) ? s : null;
   }
 
   function setEntryGame(kept) {
     // merge into the entry's state: every other key (htmx's, kiosk mode's stamp) stays
-    var now = history.state;
+    var now = historyState();
     if (now !== null && now !== undefined && !entry()) return; // someone else's shape
     if (!kept && !(now && now.kioskGame)) return;
     var next = {};
@@ -94,18 +113,34 @@
   function storeKey(game, set) {
     return KEPT + game + ":" + set;
   }
+  function frameMemory() {
+    // an embed's window.name (embedded.js): where storage throws, it keeps the game instead
+    var embed = window.kioskEmbed;
+    return embed && typeof embed.keep === "function" ? embed : null;
+  }
   function stored(game, set) {
+    var raw;
     try {
-      var raw = window.sessionStorage.getItem(storeKey(game, set));
-      return raw ? JSON.parse(raw) : null;
-    } catch (e) { return null; } // storage off, or not ours
+      raw = window.sessionStorage.getItem(storeKey(game, set));
+    } catch (e) { // storage off (a sandbox's opaque origin): the frame's memory, if any
+      var memory = frameMemory();
+      return memory ? memory.kept(storeKey(game, set)) : null;
+    }
+    try { return raw ? JSON.parse(raw) : null; } catch (e) { return null; } // not ours
   }
   function store(kept) {
     try { window.sessionStorage.setItem(storeKey(kept.game, kept.set), JSON.stringify(kept)); }
-    catch (e) { /* storage off or full: history.state still has it */ }
+    catch (e) { // storage off or full: the frame's memory, and history.state, still have it
+      var memory = frameMemory();
+      if (memory) memory.keep(storeKey(kept.game, kept.set), kept);
+    }
   }
   function unstore(game, set) {
-    try { window.sessionStorage.removeItem(storeKey(game, set)); } catch (e) { /* storage off */ }
+    try { window.sessionStorage.removeItem(storeKey(game, set)); }
+    catch (e) { // storage off
+      var memory = frameMemory();
+      if (memory) memory.keep(storeKey(game, set), null);
+    }
   }
 
   function usable(kept, game, set) {
@@ -170,19 +205,28 @@
     return p;
   }
 
-  function armed(p, kept) {
+  function armed(box, p, kept) {
     // the resume form with the kept token, its address and method (none without a token)
     if (!p.form || !p.token || !p.form.dataset.action) return false;
     p.form.setAttribute("method", "post");
     p.form.setAttribute("action", p.form.dataset.action);
     p.token.value = kept.token;
+    var region = document.getElementById((box.dataset.game || "") + "-game");
+    if (window.kioskEmbed && region && window.htmx && !p.form.hasAttribute("data-hx-post")) {
+      // an embed sends it itself, into the setup's region, as it sends Start (play/setup.html)
+      p.form.setAttribute("data-hx-post", p.form.dataset.action);
+      p.form.setAttribute("data-hx-target", "#" + region.id);
+      p.form.setAttribute("data-hx-select", "#" + region.id);
+      p.form.setAttribute("data-hx-swap", "outerHTML");
+      window.htmx.process(p.form);
+    }
     return true;
   }
 
   function bringBack(box, kept) {
     // this entry held an unfinished game: post its token to the resume address, in place
     var p = resetBox(box);
-    if (!armed(p, kept)) return;
+    if (!armed(box, p, kept)) return;
     p.form.setAttribute("data-hx-push-url", "false"); // the entry stays: only its page changes
     if (p.words) {
       p.words.textContent = BRINGING;
@@ -196,8 +240,7 @@
     // htmx takes the page's forms on DOMContentLoaded, after this script's own listener
     setTimeout(function () {
       if (!document.contains(p.form) || leaving()) return;
-      if (typeof p.form.requestSubmit === "function") p.form.requestSubmit();
-      else p.form.submit();
+      send(p.form, null);
     }, 0);
   }
 
@@ -226,7 +269,7 @@
     }
     var p = resetBox(box);
     var kept = stored(game, set);
-    if (usable(kept, game, set) && armed(p, kept)) box.hidden = false;
+    if (usable(kept, game, set) && armed(box, p, kept)) box.hidden = false;
   }
 
   function historyOff() {
@@ -269,8 +312,7 @@
       }
       var b = nextButton(now);
       if (!b) return;
-      if (typeof b.form.requestSubmit === "function") b.form.requestSubmit(b);
-      else b.click();
+      send(b.form, b);
     }
     state.timer = setTimeout(next, pace);
   }
@@ -361,7 +403,7 @@
   });
 
   document.documentElement.classList.add("play-js");
-  window.kioskPlay = { boot: boot, state: state, log: state.log, note: note, shown: shown };
+  window.kioskPlay = { boot: boot, state: state, log: state.log, note: note, shown: shown, send: send };
   document.dispatchEvent(new Event("kiosk:play-ready")); // snap.js may be waiting
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", function () { boot("load"); });

@@ -1,6 +1,8 @@
 /* Rule steps: Previous / Next / Play / Start again without reloading, with every card moving
    from its old place to its new one (view transitions; a card turned over turns).
-   The links work without this script; it only makes them smoother. Safe to load twice. */
+   The links work without this script; it only makes them smoother. Safe to load twice.
+   In a frame sandboxed without allow-same-origin (a WordPress embed) the history may refuse
+   a new address (an opaque origin): the step then changes without one (remember()). */
 (function () {
   "use strict";
   if (window.kioskRules) {
@@ -14,6 +16,14 @@
   var transition = null;
   var playing = false;
   var timer = 0;
+
+  function remember(replace, url) {
+    // the step's address in the history, where the frame allows it
+    try {
+      if (replace) history.replaceState({ rules: true }, "", url);
+      else history.pushState({ rules: true }, "", url);
+    } catch (e) { /* an opaque origin: the step shows, its address stays */ }
+  }
 
   function stage() {
     return document.getElementById("rules-stage");
@@ -174,7 +184,7 @@
         var fresh = doc.getElementById("rules-stage");
         if (!fresh) throw new Error("not a step");
         if (doc.title) document.title = doc.title;
-        if (push) history.pushState({ rules: true }, "", url);
+        if (push) remember(false, url);
         var before = cardsOf(s);
         var after = cardsOf(fresh);
         var moving = [];
@@ -195,6 +205,8 @@
           var now = cardsOf(stage());
           moving.forEach(function (m) { if (now[m[0]]) mark(now[m[0]], m[0], m[1]); });
         });
+        // a transition the browser gives up (a busy machine) skips its animation, not the step
+        if (transition.ready) transition.ready.catch(function () { /* the step shows anyway */ });
         transition.finished.then(done, done);
       })
       .catch(function () {
@@ -270,10 +282,10 @@
     if (!s || s.getAttribute("data-bound")) return;
     s.setAttribute("data-bound", "1");
     s.setAttribute("data-state", "idle");
-    history.replaceState({ rules: true }, "", location.href);
+    remember(true, location.href);
     if (s.hasAttribute("data-playing")) {
       playing = true;
-      history.replaceState({ rules: true }, "", location.pathname);
+      remember(true, location.pathname);
       syncPlay();
       schedule();
     } else {

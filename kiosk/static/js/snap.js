@@ -17,6 +17,13 @@
  *   over a later card's). A call the server did not count (a false start: the same card,
  *   the button still enabled) leaves the card open for a real call;
  * - Space or Enter calls Snap!, P calls Snap Pool!;
+ * - two visitors together (data-mode="together"): each has their own Snap! (and Snap Pool!),
+ *   tapped with their own finger (pointerdown, so two fingers at once each count: a click
+ *   comes only for one of them) or key (A / S for Blue, L / K for Orange). Every tap's
+ *   reaction is measured from the one paint of the card, by the event's own timeStamp; the
+ *   first tap on a card opens a short collection (COLLECT_MS), and every visitor's tap in it
+ *   is posted in one request (the form's "calls"), for the engine to judge: one wins, or the
+ *   variant's tie rule. The pace waits meanwhile. A visitor's second tap on one card is absorbed;
  * - cards are named for view transitions from data-vt* attributes (CSP forbids style="");
  * - the view transition of an action starts when its request is sent, so the old table is
  *   captured while the server answers, not after (htmx then morphs without one of its own).
@@ -39,7 +46,14 @@
 
   var play = window.kioskPlay; // play.js
 
+  // the taps of two visitors on one card are sent together: the first opens this collection.
+  // Far more than the engine's tie window (60 ms): a tap after it could not win or tie.
+  var COLLECT_MS = 250;
+  var VISITOR_KEYS = { a: [0, "snap"], s: [0, "pool"], l: [1, "snap"], k: [1, "pool"] };
+
   var state = {
+    batch: null, // two visitors: the calls collected on one card {turn, paintedAt, calls, timer}
+    spent: {}, // two visitors: "turn:seat" of every call sent (a second tap is absorbed)
     paintedAt: null, // performance.now() when the table on screen was painted
     paintedTurn: null, // the turn number of that table
     tapAt: null, // pointerdown on a call button
@@ -182,7 +196,8 @@
     var f = form();
     var b = button(act);
     if (!f || !b || b.disabled) return false;
-    if (typeof f.requestSubmit === "function") f.requestSubmit(b);
+    if (window.kioskPlay && window.kioskPlay.send) window.kioskPlay.send(f, b); // by script in an embed
+    else if (typeof f.requestSubmit === "function") f.requestSubmit(b);
     else b.click();
     return true;
   }
@@ -240,7 +255,7 @@
     if (!p) return;
     var f = form();
     var b = button(p.act);
-    var isCall = p.act === "snap" || p.act === "pool";
+    var isCall = /^(snap|pool)/.test(p.act);
     if (!f || !b || b.disabled || (isCall && !showing(p.turn))) {
       // the card it was aimed at has gone (or cannot be called now): dropped in silence, so
       // no words about it replace the words about the card on the table
@@ -253,12 +268,14 @@
     if (isCall) {
       f.elements.turn.value = p.turn;
       f.elements.reaction_ms.value = String(p.reaction);
+      if (f.elements.calls) f.elements.calls.value = p.calls || "";
       state.call = { act: p.act, turn: p.turn, reaction: p.reaction, held: false };
     }
     submit(p.act);
   }
 
   function onClick(event) {
+    if (together() && onVisitorClick(event)) return;
     var b = event.target.closest && event.target.closest("#play-form button[name=act]");
     if (!b) return;
     var act = b.value;
@@ -307,12 +324,104 @@
     }
   }
 
+  // ------------------------------------------------------------ two visitors together
+
+  function together() {
+    var g = game();
+    return !!g && g.dataset.mode === "together";
+  }
+
+  function sendBatch() {
+    var batch = state.batch;
+    state.batch = null;
+    if (!batch) return;
+    clearTimeout(batch.timer);
+    play.state.held = state.busy;
+    var calls = batch.calls.map(function (c) {
+      state.spent[batch.turn + ":" + c.seat] = true;
+      return c.seat + ":" + c.kind + ":" + c.reaction;
+    }).join(" ");
+    var first = batch.calls[0];
+    var act = first.kind + ":" + first.seat;
+    note("calls", { turn: batch.turn, calls: batch.calls });
+    var entry = { act: act, turn: batch.turn, reaction: first.reaction, calls: calls, tapAt: first.at };
+    if (state.busy) {
+      state.pending = entry; // sent when the cards in flight have landed, if still the card's
+      return;
+    }
+    state.pending = entry;
+    flush();
+  }
+
+  function visitorTap(seat, kind, at) {
+    // one visitor's tap (finger or key) at ``at`` (performance.now() time): collected with
+    // the other visitor's on the same card, and posted with it
+    var card = aim();
+    if (card.turn === null || card.paintedAt === null) return;
+    var b = document.getElementById((kind === "pool" ? "pool-button-" : "snap-button-") + seat);
+    var where = card.turn + ":" + seat;
+    var batch = state.batch;
+    var again = state.spent[where] || (batch && batch.turn === card.turn &&
+      batch.calls.some(function (c) { return c.seat === seat; }));
+    if (!b || b.disabled || again) {
+      absorb(kind + ":" + seat, card.turn, again ? "called" : "disabled", at);
+      return;
+    }
+    if (batch && batch.turn !== card.turn) sendBatch();
+    var ms = Math.max(0, Math.round((at - card.paintedAt) * 10) / 10);
+    var call = { seat: seat, kind: kind, reaction: ms, at: at };
+    note("call", { act: kind + ":" + seat, turn: card.turn, reaction: ms, tapAt: at });
+    if (!state.batch) {
+      state.batch = { turn: card.turn, calls: [call], timer: setTimeout(sendBatch, COLLECT_MS) };
+      play.state.held = true; // no "Next" from the pace while the other visitor may still tap
+    } else {
+      state.batch.calls.push(call);
+      if (state.batch.calls.length === 2) sendBatch(); // both have called: no need to wait
+    }
+  }
+
+  function visitorButton(target) {
+    return target && target.closest && target.closest("#play-form .snap-button[data-seat]");
+  }
+
+  function onVisitorPointer(event) {
+    var b = visitorButton(event.target);
+    if (!b) return;
+    event.preventDefault(); // no focus moves, no text selection: the other finger may be down
+    visitorTap(Number(b.dataset.seat), b.dataset.kind, event.timeStamp);
+  }
+
+  function onVisitorClick(event) {
+    var b = visitorButton(event.target);
+    if (!b) return false;
+    event.preventDefault();
+    event.stopPropagation();
+    // a finger's tap was taken at pointerdown; a click with no pointer (Enter or Space on
+    // the focused button, a switch) is a tap of its own
+    if (event.detail === 0 && !(event.pointerType)) {
+      visitorTap(Number(b.dataset.seat), b.dataset.kind, event.timeStamp);
+    }
+    return true;
+  }
+
+  function onVisitorKey(event) {
+    var hit = VISITOR_KEYS[(event.key || "").toLowerCase()];
+    if (!hit || interactive(event.target)) return false;
+    event.preventDefault();
+    visitorTap(hit[0], hit[1], event.timeStamp);
+    return true;
+  }
+
   function markTap() {
     state.tapAt = performance.now();
     state.tapAim = aim();
   }
 
   function onPointerDown(event) {
+    if (together()) {
+      onVisitorPointer(event);
+      return;
+    }
     if (event.target.closest && event.target.closest("#snap-button, #pool-button")) markTap();
   }
 
@@ -322,6 +431,10 @@
 
   function onKey(event) {
     if (!game() || event.altKey || event.ctrlKey || event.metaKey || event.repeat) return;
+    if (together()) {
+      onVisitorKey(event);
+      return;
+    }
     var key = event.key;
     var act = key === " " || key === "Enter" ? "snap" : key === "p" || key === "P" ? "pool" : null;
     if (!act) return;
@@ -506,6 +619,9 @@
     var g = game();
     if (!g || g === state.booted || !g.dataset.game) return;
     state.booted = g;
+    if (state.batch) clearTimeout(state.batch.timer);
+    state.batch = null;
+    state.spent = {};
     state.pending = null;
     state.call = null;
     state.called = null;

@@ -15,7 +15,7 @@ from kiosk.web.cardfaces.faces import face_svg, face_title
 from kiosk.web.cardfaces.standard import STANDARD_IDS, is_standard_id, standard_name, standard_svg
 from kiosk.web.cardfaces.svg import quoted
 
-DRAWING_VERSION = "2"  # bump when the drawings change, so cached SVGs are refetched
+DRAWING_VERSION = "3"  # bump when the drawings change, so cached SVGs are refetched
 
 __all__ = [
     "DEFAULT_BACK",

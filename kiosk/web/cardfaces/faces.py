@@ -29,16 +29,22 @@ def face_title(face: CardFace, set_title: str | None = None) -> str:
     """The accessible name: the family first ("Sally Cross family: …"), then what it is called.
 
     A printed name is historic text, in quotation marks; a card the record does not name is
-    called by its plain name and said to be not recorded.
+    called by its plain name, its place in its family, and said to be not recorded:
+    "Sally Cross's second card (article not recorded)".
     """
     if not face.recorded:
-        what = f"{card_name(face)}, not recorded"
+        what = f"{card_name(face)} ({_not_recorded(face)})"
     elif face.role == "master":
         what = f"{quoted(face.name)}, the master card"
     else:
         what = quoted(face.name)
     name = f"{face.family} family: {what}" if face.family else f"Card {what}"
     return f"{name} ({set_title})" if set_title else name
+
+
+def _not_recorded(face: CardFace) -> str:
+    """What of an unrecorded card is not recorded: a family's article, or the card itself."""
+    return "article not recorded" if face.role == "article" else "not recorded"
 
 
 def _flagged_svg(face: CardFace, set_title: str | None) -> str:
@@ -85,7 +91,7 @@ def _banner(face: CardFace, ink: str, y: float = 238) -> str:
         [
             f'<rect {box} fill="{CREAM}" stroke="{ink}" stroke-width="3" stroke-dasharray="8 5"/>',
             text_block(lines, size, y + 28, ink),
-            text_block(["not recorded"], 13, y + 62, ink, SANS, "normal"),
+            text_block([_not_recorded(face)], 13, y + 62, ink, SANS, "normal"),
         ]
     )
 

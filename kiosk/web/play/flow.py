@@ -271,7 +271,7 @@ def render_game(
         step=len(played.record.actions),
         pace=game.pace_ms(played),
         over=game.engine.is_over(played.state) if over is None else over,
-        again={"variant": variant, "level": level, "bots": bots},
+        again={"variant": variant, "level": level, "bots": bots, **ctx.get("again_more", {})},
     )
     template = "play/_region.html" if wants_region() else "play/page.html"
     return render_template(template, **ctx), status

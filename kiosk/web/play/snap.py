@@ -50,6 +50,20 @@ OUTCOMES = {
 CODES = {"turn": "t", "call": "c", "call-pool": "p", "close": "x"}
 TYPES = {v: k for k, v in CODES.items()}
 ACTS = ("turn", "snap", "pool", "next", "auto-on", "auto-off")
+# Who plays (docs/play.md, "Ways to play Snap"): a visitor against the computer, two visitors
+# at one screen (each with their own Snap! at their own edge), or one visitor at their own pace
+COMPUTER, TOGETHER, OWN_PACE = "computer", "together", "own-pace"
+MODES = (COMPUTER, TOGETHER, OWN_PACE)
+VISITORS = (0, 1)  # the two visitors' seats when two play together
+# Each visitor's name, colour and keys: told apart by colour and by the edge they stand at
+VISITOR_NAMES = ("Blue", "Orange")
+VISITOR_KEYS = (("A", "S"), ("L", "K"))  # (Snap!, Snap Pool!) for each visitor
+TOO_MANY = "Please choose again: two of you play with up to two computer players."
+NONE_ALONE = (
+    "Please choose again: on your own you play with one to three computer players "
+    "(none only when two of you play)."
+)
+BOT_COUNTS = {COMPUTER: (1, 2, 3), TOGETHER: (0, 1, 2), OWN_PACE: (1, 2, 3)}
 
 
 class Refused(GameError):
@@ -140,19 +154,30 @@ def variants_for(record: SetRecord) -> list[str]:
     return [first, *(name for name in snap.VARIANTS if name != first)]
 
 
+def mode(options: snap.SnapOptions) -> str:
+    """Who plays this game, as its options say: one visitor, two together, or at own pace."""
+    if options.wait_for_people:
+        return OWN_PACE
+    return TOGETHER if len(options.humans) == 2 else COMPUTER
+
+
 def next_action(game: Game) -> dict[str, Any] | None:
     """What "Next" (the page's pace) does now: a computer turn, a settle, or nothing (the
     game's own ``next_move``; with auto-turn on, the visitor's cards turn by themselves too)."""
-    humans = () if game.record.settings.get("auto") else (HUMAN,)
+    humans = () if game.record.settings.get("auto") else game.state.options.humans
     level = game.state.options.level
     return snap.GAME_TYPE.next_move(game.state, humans, lambda seat: snap.make_bot(level, seat))
 
 
 def names(options: snap.SnapOptions) -> list[str]:
-    """Each seat's name: "You", then the computer players as the game file names their level."""
+    """Each seat's name: "You" (two visitors: "Blue" and "Orange"), then the computer players
+    as the game file names their level."""
     out = []
+    together = mode(options) == TOGETHER
     for seat in range(options.players):
-        if seat == HUMAN:
+        if together and seat in VISITORS:
+            out.append(VISITOR_NAMES[seat])
+        elif seat == HUMAN:
             out.append("You")
         else:
             out.append(GAME.player_names(options.seat_level(seat), seat)[seat - 1])
@@ -179,7 +204,7 @@ def hearer(game: Game, set_record: SetRecord, who: list[str] | None = None) -> H
     cards = game.state.cards
     return Hearer(
         names(game.state.options) if who is None else who,
-        HUMAN,
+        None if mode(game.state.options) == TOGETHER else HUMAN,
         lambda cid: card_alt(snap.card_json(cards[cid]), set_record),
     )
 
@@ -228,33 +253,50 @@ def pile_size(n: int) -> int:
     return next(i for i, top in enumerate((0, 3, 8, 16, 28)) if n <= top) if n <= 28 else 5
 
 
-def story(events: list[Any], me: int, over: bool, winners: list[int]) -> Story:
-    """The last action's events told at the table, for the visitor at seat ``me``."""
+def story(
+    events: list[Any],
+    me: int | None,
+    over: bool,
+    winners: list[int],
+    names: list[str] | None = None,
+) -> Story:
+    """The last action's events told at the table, for the visitor at seat ``me``; with
+    ``me`` None, for two visitors together (seats ``VISITORS``), whose badges carry their
+    ``names`` (each is told at their own edge of the screen)."""
     out = Story()
-    called = any(e.type == "call" and e.data.get("player") == me for e in events)
+    mine = set(VISITORS) if me is None else {me}
+    callers = {e.data.get("player") for e in events if e.type == "call"} & mine
+    called = bool(callers)
+
+    def tag(seat: int, words: str) -> str:
+        return f"{names[seat]}: {words}" if me is None and names else words
+
     for e in events:
         t, d = e.type, e.data
         p = d.get("player")
         if t == "turn":
             out.sound("card")
-        elif t == "call" and p != me:
+        elif t == "call" and p not in mine:
             out.sound("call")
         elif t in ("snap", "pool-won"):
             won = d["won"]
             cards = d["tops"] if t == "snap" else [d["pool_top"]]
             call = "Snap!" if t == "snap" else "Snap Pool!"
-            out.mark(p, "won", f"{call} +{won}" if p != me else f"{call} You win {won}!", cards)
-            if p == me:
+            yours = p in mine and me is not None
+            out.mark(
+                p, "won", tag(p, f"{call} You win {won}!" if yours else f"{call} +{won}"), cards
+            )
+            for q in sorted(callers - {p}):  # a visitor who called, beaten to it
+                out.mark(q, "slow", tag(q, "Too slow!"))
+            if p in mine:
                 out.kinds.append("won")
                 out.sound("win")
             else:
                 out.kinds.append("slow" if called else "lost")
-                if called:
-                    out.mark(me, "slow", "Too slow!")
                 out.sound("late" if called else "lose")
         elif t == "pool-formed":
             for q in d["players"]:
-                out.mark(q, "together", "Together!")
+                out.mark(q, "together", tag(q, "Together!"))
             out.pool_new = True
             out.kinds.append("pool")
             out.sound("card")
@@ -262,23 +304,24 @@ def story(events: list[Any], me: int, over: bool, winners: list[int]) -> Story:
             out.kinds.append("tie")
         elif t in ("penalty", "mistaken-call"):
             paid = d.get("paid", 0)
-            out.mark(p, "wrong", "No match!" + (f" −{_plural(paid, 'card')}" if paid else ""))
+            words = "No match!" + (f" −{_plural(paid, 'card')}" if paid else "")
+            out.mark(p, "wrong", tag(p, words) if p in mine else words)
             out.kinds.append("wrong")
-            if p == me:
+            if p in mine:
                 out.sound("wrong")
-        elif t == "late-call" and p == me and d.get("why") != "already called":
-            out.mark(me, "late", "Too late")
+        elif t == "late-call" and p in mine and d.get("why") != "already called":
+            out.mark(p, "late", tag(p, "Too late"))
             out.kinds.append("late")
             out.sound("late")
         elif t == "forfeit":
             payer = d["payer"]
             out.mark(payer, "paid", f"−{_plural(d['paid'], 'counter')}")
             out.kinds.append("forfeit")
-            out.sound("win" if p == me else "lose" if payer == me else "card")
+            out.sound("win" if p in mine else "lose" if payer in mine else "card")
         elif t == "unclaimed":
             out.kinds.append("missed")
     if over:
-        out.sound("end-win" if me in winners else "end-lose")
+        out.sound("end-win" if mine & set(winners) else "end-lose")
     return out
 
 
@@ -318,8 +361,54 @@ def _shown(card: SimpleNamespace | None, **more: Any) -> SimpleNamespace:
     )
 
 
+def can_turn_now(s: snap.SnapState, seat: int = HUMAN) -> bool:
+    """Whether ``seat`` may turn a card now."""
+    return any(a["type"] == "turn" for a in snap.legal_actions(s, seat))
+
+
+def match_words(s: snap.SnapState) -> str | None:
+    """At your own pace, what a match on the table asks of the visitor (for the live region)."""
+    w = s.window
+    if w is None or s.over or s.out[HUMAN] or any(c[1] == HUMAN for c in w.calls):
+        return None
+    if w.snap and w.pool:
+        return "It's a match — press Snap! (a top card matches the pool too: Snap Pool! wins it)."
+    if w.snap:
+        return "It's a match — press Snap!"
+    if w.pool:
+        return "A top card matches the pool — press Snap Pool!"
+    return None
+
+
+COUNTDOWN_FROM = 10  # the turns left are told big, and said, from here down
+
+
+def parse_calls(raw: str | None) -> list[tuple[int, str, float]]:
+    """The calls two visitors made on one card, sent together by snap.js as
+    ``"0:snap:512.3 1:snap:530.1"``: (seat, kind, reaction) for each visitor's seat; anything
+    else in it is left out (a page never sends it; each reaction is judged by the engine)."""
+    out: list[tuple[int, str, float]] = []
+    for item in (raw or "").split()[: 2 * len(VISITORS)]:
+        seat, _, rest = item.partition(":")
+        kind, _, ms = rest.partition(":")
+        fresh = all(str(c[0]) != seat for c in out)
+        if seat in ("0", "1") and kind in ("snap", "pool") and ms and fresh:
+            out.append((int(seat), kind, reaction(ms)))
+    return out
+
+
+def keys_words(show_pool: bool) -> list[str]:
+    """The keys each visitor may press instead of a tap (said on screen, at their edge)."""
+    out = []
+    for name, (snap_key, pool_key) in zip(VISITOR_NAMES, VISITOR_KEYS, strict=True):
+        pool = f", {pool_key} for Snap Pool!" if show_pool else ""
+        out.append(f"{name}: key {snap_key} for Snap!{pool}")
+    return out
+
+
 class Snap(PlayGame):
-    """Snap against one to three computer players, with any set's deck."""
+    """Snap against one to three computer players, with any set's deck; or two visitors at one
+    screen with none to two; or one visitor at their own pace."""
 
     engine = snap
     field = "act"
@@ -349,25 +438,38 @@ class Snap(PlayGame):
             "levels": self.levels(),
             "default_level": DEFAULT_LEVEL,
             "default_bots": DEFAULT_BOTS,
-            "bot_counts": (1, 2, 3),
+            "bot_counts": (0, 1, 2, 3),
+            "modes": MODES,
+            "default_mode": COMPUTER,
             "max_turns": bound(),
+            "countdown_from": COUNTDOWN_FROM,
             "card_looks": CardLooks(set_record),
         }
 
     def start(self, set_record: SetRecord, form: Mapping[str, str]) -> tuple[Any, dict[str, Any]]:
-        """The chosen rules, level and number of computer players, bounded in turns."""
+        """Who plays, the chosen rules, level and number of computer players, bounded in turns."""
         variant = form.get("variant", variants_for(set_record)[0])
         level = form.get("level", DEFAULT_LEVEL)
+        who = form.get("mode", COMPUTER)
         try:
             bots = int(form.get("bots", DEFAULT_BOTS))
         except ValueError:
             bots = -1
-        if variant not in snap.VARIANTS or level not in snap.LEVELS or not 1 <= bots <= 3:
+        if variant not in snap.VARIANTS or level not in snap.LEVELS or who not in MODES:
             raise NotOnTheList()
+        if bots not in BOT_COUNTS[who]:
+            raise NotOnTheList(TOO_MANY if who == TOGETHER and bots == 3 else NONE_ALONE)
+        humans = VISITORS if who == TOGETHER else (HUMAN,)
         options = snap.options_for(
-            variant, players=bots + 1, humans=(HUMAN,), level=level, max_turns=bound()
+            variant,
+            players=bots + len(humans),
+            humans=humans,
+            level=level,
+            max_turns=bound(),
+            wait_for_people=who == OWN_PACE,
         )
-        return options, {"auto": False}
+        # two together: the cards turn by themselves, so both can keep a hand on Snap!
+        return options, {"auto": who == TOGETHER}
 
     def encode_action(self, action: dict[str, Any]) -> str:
         return encode_action(action)
@@ -379,8 +481,9 @@ class Snap(PlayGame):
         return decode_actions(items)
 
     def button(self, form: Mapping[str, str]) -> str:
-        """Snap's buttons are whole words (``act=turn``)."""
-        return form.get("act", "")
+        """Snap's buttons are words (``act=turn``); a visitor's own carries their seat
+        (``act=snap:1``)."""
+        return form.get("act", "").partition(":")[0]
 
     def play(self, game: Game, action: dict[str, Any]) -> None:
         """Apply one engine action; record it unless it changed nothing (a late call)."""
@@ -392,8 +495,9 @@ class Snap(PlayGame):
 
     def act(self, game: Game, form: Mapping[str, str]) -> str | None:
         """Turn, call Snap! or Snap Pool!, let "Next" move the game on, or switch auto-turn."""
-        what = form.get("act", "")
+        what, _, seat_text = form.get("act", "").partition(":")
         s = game.state
+        who = mode(s.options)
         if what in ("auto-on", "auto-off"):
             game.record = game.record.with_settings(auto=what == "auto-on")
             return None
@@ -401,9 +505,13 @@ class Snap(PlayGame):
             return "The game is over."
         if what == "next":
             action = next_action(game)
+            if action is None and who == OWN_PACE and can_turn_now(s):
+                action = {"type": "turn", "player": HUMAN}  # "Go on" turns the visitor's card
             if action is not None:  # else it is the visitor's move: the table says so
                 self.play(game, action)
             return None
+        if who == TOGETHER:
+            return self.together(game, what, seat_text, form)
         legal = snap.legal_actions(s, HUMAN)
         if what == "turn":
             if not any(a["type"] == "turn" for a in legal):
@@ -431,9 +539,62 @@ class Snap(PlayGame):
             raise Refused(BAD_REACTION_WORDS) from None
         return None
 
+    def together(
+        self, game: Game, what: str, seat_text: str, form: Mapping[str, str]
+    ) -> str | None:
+        """Two visitors: a turn for whichever of them is to turn; calls on one card, sent
+        together (``calls``) or one visitor's (``act=snap:1``), each with its own reaction
+        from the same paint, judged by the engine at once (the window closes after them)."""
+        s = game.state
+        if what == "turn":
+            seat = s.current
+            if seat not in VISITORS or not any(
+                a["type"] == "turn" for a in snap.legal_actions(s, seat)
+            ):
+                return "Wait for your turn."
+            self.play(game, {"type": "turn", "player": seat})
+            return None
+        if s.options.forfeits:
+            return "In the forfeits game a match snaps by itself: no need to call."
+        try:
+            turn = int(form.get("turn", ""))
+        except ValueError:
+            turn = -1
+        calls = parse_calls(form.get("calls"))
+        if not calls and seat_text in ("0", "1"):
+            calls = [(int(seat_text), what, reaction(form.get("reaction_ms")))]
+        events: list[Any] = []
+        recorded = True
+        for seat, kind, ms in calls:
+            if game.state.over or game.state.out[seat]:
+                continue
+            action = {
+                "type": "call-pool" if kind == "pool" else "call",
+                "player": seat,
+                "turn": turn,
+                "reaction_ms": ms,
+            }
+            try:
+                self.play(game, action)
+            except snap.BadReaction:
+                raise Refused(BAD_REACTION_WORDS) from None
+            events += game.events
+            recorded = recorded and game.recorded
+        w = game.state.window
+        if events and w is not None and w.turn == turn and w.calls:
+            # the other visitor did not call on this card: it is judged now, not left open
+            self.play(game, {"type": "close", "player": calls[0][0]})
+            events += game.events
+        game.events = events
+        game.recorded = recorded
+        return None
+
     def pace_ms(self, game: Game) -> int | None:
-        """The level's pace; a match stays open as long as at the slowest; outcomes hold."""
+        """The level's pace; a match stays open as long as at the slowest; outcomes hold. At
+        your own pace nothing moves by itself: the visitor's "Go on" moves the game."""
         if game.state.over or next_action(game) is None:
+            return None
+        if mode(game.state.options) == OWN_PACE:
             return None
         override = current_app.config.get("PLAY_PACE_MS")
         pace = int(override) if override else PACE_MS[game.state.options.level]
@@ -446,7 +607,7 @@ class Snap(PlayGame):
 
     def settings(self, game: Game) -> tuple[str, str, int]:
         o = game.state.options
-        return o.variant, o.level, o.players - 1
+        return o.variant, o.level, o.players - len(o.humans)
 
     def table(
         self, game: Game, set_record: SetRecord, setup: Mapping[str, Any], note: str | None
@@ -461,7 +622,9 @@ class Snap(PlayGame):
         heard = hearer(game, set_record, who)
         turns = [e.data["player"] for e in game.events if e.type == "turn"]
         current = None if o.speed else v["current"]
-        told = story(game.events, HUMAN, s.over, list(s.winners))
+        who_plays = mode(o)
+        together = who_plays == TOGETHER
+        told = story(game.events, None if together else HUMAN, s.over, list(s.winners), who)
         matched: set[str] = set()
         seats = []  # objects, not dicts: Jinja tries an attribute first, and on a dict that fails
         for info in v["players"]:
@@ -473,10 +636,21 @@ class Snap(PlayGame):
                 matched.update(mark.cards)
                 cards = [look(snap.card_json(s.cards[cid])) for cid in mark.cards]
                 mark = SimpleNamespace(kind=mark.kind, words=mark.words, cards=cards)
+            visitor = p in o.humans if together else p == HUMAN
             seats.append(
                 SimpleNamespace(
                     **{**info, **vars(_shown(top)), "current": current == p},
                     name=who[p],
+                    visitor=visitor,
+                    colour=VISITOR_NAMES[p].lower() if together and visitor else None,
+                    can_turn=visitor and can_turn_now(s, p),
+                    can_call=visitor
+                    and not s.over
+                    and any(a["type"] == "call" for a in snap.legal_actions(s, p)),
+                    can_pool=visitor
+                    and not s.over
+                    and any(a["type"] == "call-pool" for a in snap.legal_actions(s, p)),
+                    keys=VISITOR_KEYS[p] if together and visitor else None,
                     top_vt=f"card-{top.id}" if top else None,
                     turned=p in turns,
                     mark=mark,
@@ -515,6 +689,15 @@ class Snap(PlayGame):
             outcomes.append(note)
         legal = v["actions"]
         turns_left = None if o.max_turns is None else max(0, o.max_turns - s.turn)
+        soon = turns_left is not None and not s.over and turns_left <= COUNTDOWN_FROM
+        if soon and any(e.type == "turn" for e in game.events):
+            # said as it counts down, so the end is never a surprise
+            left = _plural(turns_left, "turn")
+            words.insert(0, f"{left} left: then whoever holds the most cards wins.")
+        prompt = match_words(s) if who_plays == OWN_PACE else None
+        if prompt:
+            words.append(prompt)
+            outcomes.append(prompt)
         return {
             "view": SimpleNamespace(kitty=v["kitty"]),
             "seats": seats,
@@ -538,10 +721,22 @@ class Snap(PlayGame):
             "outcome": told.outcome,
             "sounds": told.sounds,
             "pool_new": told.pool_new,
-            "you_won": s.over and HUMAN in s.winners,
+            "you_won": s.over and bool(set(o.humans) & set(s.winners)),
             "variant": self.variants()[o.variant],
             "turns_left": turns_left,
+            "countdown": soon,
             "rules_url": self.rules_url(setup, o.variant),
+            "mode": who_plays,
+            "together": together,
+            "own_pace": who_plays == OWN_PACE,
+            "match_prompt": bool(prompt),
+            "can_next": next_action(game) is not None or can_turn_now(s),
+            "visitor_keys": keys_words(
+                o.pool or o.penalty in ("face-up-to-pool", "face-down-to-pool")
+            )
+            if together
+            else [],
+            "again_more": {"mode": who_plays},
         }
 
 

@@ -7,10 +7,13 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
 from bs4 import BeautifulSoup
 from click.testing import CliRunner
 
 from kiosk import create_app
+from kiosk.catalogue.store import Catalogue
+from kiosk.catalogue.terms import find_term
 from kiosk.commands.check import check
 from kiosk.config import ROOT
 
@@ -116,3 +119,21 @@ def test_kiosk_check_refuses_a_variant_without_its_description(tmp_path):
     # said once: the sets and rule examples that use the game are held back without a word
     files = len(list(content.rglob("*.md")))
     assert result.output.rstrip().endswith(f"{files} files, 1 problem")
+
+
+def shipped_terms() -> tuple[str, ...]:
+    """The terms of content/contested-terms.md, as kiosk check reads them."""
+    lists = Catalogue(ROOT / "content").current().terms.values()
+    return tuple(term for entry in lists for term in entry.record.terms)
+
+
+@pytest.mark.parametrize(
+    "written", ["Golliwogs", "GOLLYWOGG", "Gollie", "a wog", "Golly Oh Golly!", "Piccaninnies"]
+)
+def test_the_shipped_terms_catch_common_spellings_and_slurs(written):
+    assert find_term(shipped_terms(), [written])
+
+
+@pytest.mark.parametrize("everyday", ["Wogan's card", "a woggle", "Jolly Jack Tar"])
+def test_the_shipped_terms_leave_everyday_words_alone(everyday):
+    assert find_term(shipped_terms(), [everyday]) is None

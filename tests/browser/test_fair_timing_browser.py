@@ -77,7 +77,7 @@ def fair_server() -> Iterator[LiveServer]:
 def start_against_speedy_sid(page: Any, server: LiveServer) -> None:
     page.add_init_script(TAPPER)
     page.goto(f"{server.url}/sets/snap-standard-deck/play")
-    page.get_by_text("1 computer player", exact=False).first.tap()
+    page.get_by_role("radio", name=re.compile("^1 computer player")).tap()
     page.get_by_text("Speedy Sid", exact=False).first.tap()
     page.get_by_role("button", name="Start").tap()
     page.wait_for_function("() => window.kioskPlay && window.kioskPlay.log.length > 0")

@@ -175,7 +175,7 @@ def play_a_game(frame: Any, key: Callable[[str], str], central: bool = False) ->
 
 def start_game(frame: Any, bots: int, rules: str | None) -> None:
     """Two taps (plus the rules, when not the set's own): players, then Start."""
-    frame.get_by_text(f"{bots} computer player", exact=False).first.tap()
+    frame.get_by_role("radio", name=re.compile(f"^{bots} computer player")).tap()
     if rules is not None:
         variant = shipped_variants("snap")[rules]
         frame.get_by_text("Which rules?").first.tap()

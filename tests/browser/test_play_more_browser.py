@@ -80,7 +80,7 @@ def check_result(frame: Any, rules_href: str) -> str:
 
 
 def start_families(frame: Any, bots: int, memory: str, rules: str | None = None) -> None:
-    frame.get_by_text(f"{bots} computer players").tap()
+    frame.get_by_role("radio", name=re.compile(f"^{bots} computer players")).tap()
     frame.get_by_text(memory, exact=True).tap()
     if rules:
         frame.get_by_text("Which rules?").first.tap()  # the choice of rules starts closed

@@ -9,6 +9,7 @@ the server answers) and htmx then swaps without one of its own; these tests watc
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -61,7 +62,7 @@ def open_table(page: Any, server: LiveServer) -> None:
     """The watch script in, then a game against one computer player, painted."""
     page.add_init_script(WATCH)
     page.goto(f"{server.url}/sets/snap-standard-deck/play")
-    page.get_by_text("1 computer player", exact=False).first.tap()
+    page.get_by_role("radio", name=re.compile("^1 computer player")).tap()
     page.get_by_role("button", name="Start").tap()
     page.wait_for_function("() => window.__watch.paints.length > 0")
 

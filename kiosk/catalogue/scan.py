@@ -15,6 +15,8 @@ import os
 import stat
 from dataclasses import dataclass, field
 
+from kiosk.catalogue.pictures import DERIVED
+
 IMAGES = "images"
 
 StatKey = tuple[int, int, int]  # mtime_ns, size, inode
@@ -95,8 +97,8 @@ def scan(root: str) -> Scan:
             )
             continue
         for entry in entries:
-            if entry.name.startswith("."):
-                continue
+            if entry.name.startswith(".") or (not prefix and entry.name == DERIVED):
+                continue  # hidden, or made by `kiosk images` (thousands of tiles, no content)
             rel = prefix + entry.name
             try:
                 _look_at(found, entry, rel, real_root, stack)

@@ -94,15 +94,6 @@ class CitedSource(Strict):
 CLAIM = {"claim": True}
 
 
-class Image(Strict):
-    """A picture file under the content folder, always with its alt text."""
-
-    src: Text  # a path relative to the content folder, e.g. images/misc-869-1986-box.jpg
-    alt: Text
-    credit: str | None = None  # who took or holds the photograph, shown with it
-    licence: str | None = None  # e.g. "CC BY 4.0" or "© Victoria and Albert Museum, London"
-
-
 class ContentNote(Strict):
     """The flag on a card whose picture is contested: what it shows, specifically, and the note."""
 
@@ -111,6 +102,47 @@ class ContentNote(Strict):
     # The first words of the warning at the top of the set's page, in the curator's words
     # (default: "This set contains a racist image.")
     banner: Text | None = None
+
+
+# A rights statement is an address a visitor and a harvester can follow: one of
+# rightsstatements.org's statements or a Creative Commons licence or public-domain tool
+RIGHTS = re.compile(
+    r"^https?://(rightsstatements\.org/(vocab|page)/[A-Za-z-]+/\d\.\d/?"
+    r"|creativecommons\.org/(licenses|publicdomain)/[a-z-]+/\d\.\d(/[a-z]{2})?/?)$"
+)
+
+
+def _rights_address(value: str) -> str:
+    if not RIGHTS.match(value):
+        raise ValueError(
+            f"'{value}' is not a rights statement: give a rightsstatements.org or"
+            " creativecommons.org address, e.g. http://rightsstatements.org/vocab/InC/1.0/"
+            " or https://creativecommons.org/licenses/by/4.0/"
+        )
+    return value
+
+
+Rights = Annotated[str, StringConstraints(strip_whitespace=True), AfterValidator(_rights_address)]
+
+# What a set's picture shows of the object (a card's pictures are its ``image`` and
+# ``back_image``)
+Shows = Literal["case", "box", "instruction-card", "pack", "card", "other"]
+
+
+class Image(Strict):
+    """A photograph (or scan) under the content folder: what it shows, who made it, its rights.
+
+    The flag belongs to the picture: a picture whose ``content_note`` is set (or a card's front
+    whose card is flagged) is covered wherever the file is used, never at a guessable address.
+    """
+
+    src: Text  # a path relative to the content folder, e.g. images/misc-869-1986-box.jpg
+    alt: Text  # what a visitor who cannot see it needs to know
+    caption: str | None = None  # our own words, shown under it
+    credit: Text  # who took or holds the photograph, e.g. "Victoria and Albert Museum, London"
+    rights: Rights  # e.g. https://creativecommons.org/licenses/by/4.0/
+    shows: Shows | None = None  # for a set's pictures: the case, the box, the pack laid out...
+    content_note: ContentNote | None = None  # a picture that shows contested imagery
 
 
 class CardFace(Strict):
@@ -126,7 +158,8 @@ class CardFace(Strict):
     missing: int = Field(default=0, ge=0)  # copies recorded as missing from the object
     recorded: bool = True  # False where the seed does not name this card (shown as "not recorded")
     content_note: ContentNote | None = None
-    image: Image | None = None
+    image: Image | None = None  # a photograph of the card's front: its face in games
+    back_image: Image | None = None  # a photograph of its back
     emblem: Slug | None = None  # the object drawn on the kiosk's face (docs/curators.md list)
     colour: str | None = None  # the face's ink, "#rrggbb", dark enough for cream text
 
@@ -183,6 +216,9 @@ class SetRecord(Strict):
     # the Woolworths instruction card's for Snap: {snap: woolworths}
     own_rules: dict[Slug, Slug] = Field(default_factory=dict)
     images: list[Image] = Field(default_factory=list)
+    # View card shows a flagged card's photograph behind its cover, not only its title
+    # (../shared/design.md: off by default; the photograph is never at a guessable address)
+    view_flagged_photographs: bool = False
     sources: list[Source] = Field(default_factory=list)  # works consulted; cite with [@key]
     order: int = 100  # position in lists; lower first
     draft: bool = False  # served only in preview (KIOSK_PREVIEW), never to visitors

@@ -21,6 +21,7 @@ def init_app(app: Flask) -> None:
         oembed,
         offsite,
         pages,
+        pictures,
         printing,
         rules,
         security,
@@ -35,6 +36,7 @@ def init_app(app: Flask) -> None:
     oembed.init_app(app)
     caching.init_app(app)
     content.init_app(app)
+    pictures.init_app(app)
     offsite.init_app(app)
     health.init_app(app)
     pages.init_app(app)

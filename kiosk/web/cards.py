@@ -12,6 +12,7 @@ import hashlib
 from flask import Blueprint, Flask, Response, abort, request, url_for
 
 from kiosk.catalogue.looks import set_looks
+from kiosk.catalogue.pictures import rights_name
 from kiosk.catalogue.schema import CardFace, Image, SetRecord
 from kiosk.web import cardfaces, content
 
@@ -109,11 +110,10 @@ def face_alt(set_record: SetRecord, face: CardFace) -> str:
 
 @bp.app_template_global()
 def image_credit(image: Image | None) -> str:
-    """ "Photograph: Jane Smith (CC BY 4.0)", or "" when the image names no credit."""
-    if image is None or not (image.credit or image.licence):
+    """ "Photograph: Jane Smith (CC BY 4.0)", or "" when there is no image."""
+    if image is None:
         return ""
-    who = image.credit or "not recorded"
-    return f"Photograph: {who}" + (f" ({image.licence})" if image.licence else "")
+    return f"Photograph: {image.credit} ({rights_name(image.rights)})"
 
 
 @bp.app_template_global()

@@ -21,6 +21,7 @@ from flask import (
 )
 from werkzeug.security import safe_join
 
+from kiosk.catalogue.pictures import flagged_files, read_made
 from kiosk.catalogue.render import MEDIA_PREFIX
 from kiosk.catalogue.store import Catalogue, Entry, Snapshot
 from kiosk.web.modes import is_preview
@@ -55,6 +56,26 @@ def entry(kind: str, slug: str) -> Entry | None:
     return found
 
 
+def covered_files() -> frozenset[str]:
+    """The picture files this snapshot covers: flagged by any record, drafts included."""
+    snapshot = current()
+
+    def records() -> list:
+        found = [e.record for e in snapshot.sets.values()]
+        return found + [e.record for e in snapshot.drafts.get("set", {}).values()]
+
+    return snapshot.kept("covered-files", lambda: flagged_files(records()))
+
+
+def is_covered(src: str) -> bool:
+    """A picture file that only its cover may show: flagged now, or flagged when ``kiosk
+    images`` last made its copies (a record held back by a mistake flags nothing)."""
+    if src in covered_files():
+        return True
+    made = read_made(catalogue().content_dir, src)
+    return made is not None and made.covered
+
+
 def regular_file_inside(root: Path, src: str) -> bool:
     """True when ``src`` is a regular file under ``root`` reached through no symbolic link
     (a link in images/ could lead anywhere on the machine)."""
@@ -76,8 +97,8 @@ def media(src: str) -> Response:
     if not inside or pure.suffix.lower() not in MEDIA_TYPES:
         abort(404)
     root = catalogue().content_dir.resolve()
-    if not regular_file_inside(root, src):
-        abort(404)
+    if not regular_file_inside(root, src) or is_covered(pure.as_posix()):
+        abort(404)  # a covered picture is the same answer as none: its name tells nothing
     response = send_from_directory(root, src, max_age=3600)
     response.headers["Content-Security-Policy"] = MEDIA_CSP
     return response

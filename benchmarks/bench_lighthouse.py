@@ -4,6 +4,7 @@ Run from the repository root (needs node ≥ 18.16, npm and Debian's Chromium):
 
     .venv/bin/python benchmarks/bench_lighthouse.py          # 3 runs a page and preset
     .venv/bin/python benchmarks/bench_lighthouse.py --quick  # 1 run a page and preset
+    .venv/bin/python benchmarks/bench_lighthouse.py --photographs --pages "photo set"
 
 It installs the pinned Lighthouse (benchmarks/lighthouse/package-lock.json) with ``npm ci``
 when it is missing, starts ``kiosk run`` (waitress, the embedded default) on a free
@@ -52,6 +53,8 @@ PAGES = {
     "snap setup": "/sets/misc-869-1986/play",
     "hf setup": "/sets/twizzles-happy-families/play/happy-families",
     "sn setup": "/sets/snitchems-1797/play/snitchems",
+    # a set with twelve photographs (only with --photographs: generated for the tests)
+    "photo set": "/sets/test-photographs",
 }
 BASELINE_HTML = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
@@ -79,11 +82,23 @@ def ensure_lighthouse() -> None:
     subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=HERE, check=True)
 
 
-def start_kiosk(port: int) -> subprocess.Popen[bytes]:
+def start_kiosk(port: int, content: str | None = None) -> subprocess.Popen[bytes]:
     """``kiosk run`` (waitress) in its own process group; wait until it answers."""
+    env = {**os.environ, "KIOSK_CONTENT_DIR": content} if content else None
     return servers.start(
-        [str(ROOT / ".venv" / "bin" / "kiosk"), "run", "--port", str(port)], port, "kiosk run"
+        [str(ROOT / ".venv" / "bin" / "kiosk"), "run", "--port", str(port)],
+        port,
+        "kiosk run",
+        env=env,
     )
+
+
+def photographed_content() -> str:
+    """The tests' content with a photographed set (tests/photo_content.py), its copies made."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from photo_content import build  # the tests' generated photographs, never a real object's
+
+    return str(build(Path(tempfile.mkdtemp(prefix="lighthouse-photos-")) / "content"))
 
 
 def start_baseline(folder: str) -> tuple[http.server.ThreadingHTTPServer, str]:
@@ -175,6 +190,11 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--pages", default="", help="comma-separated page names (default: all)")
     parser.add_argument("--preset", choices=["mobile", "desktop", "both"], default="both")
+    parser.add_argument(
+        "--photographs",
+        action="store_true",
+        help="serve the tests' photographed content (adds the 'photo set' page)",
+    )
     args = parser.parse_args()
     runs = 1 if args.quick else args.runs
     presets = ["mobile", "desktop"] if args.preset == "both" else [args.preset]
@@ -182,7 +202,8 @@ def main() -> None:
     version = json.loads((HERE / "node_modules" / "lighthouse" / "package.json").read_text())
     RESULTS.mkdir(parents=True, exist_ok=True)
     port = servers.free_port()
-    proc = start_kiosk(port)
+    content = photographed_content() if args.photographs else None
+    proc = start_kiosk(port, content)
     folder = tempfile.mkdtemp(prefix="lighthouse-baseline-")
     baseline = None
     rows: list[tuple[float, float]] = []
@@ -191,6 +212,8 @@ def main() -> None:
         baseline, baseline_url = start_baseline(folder)
         pages = {"baseline": baseline_url}
         wanted = {n.strip() for n in args.pages.split(",") if n.strip()} or set(PAGES)
+        if not args.photographs:
+            wanted.discard("photo set")
         pages.update({k: f"http://127.0.0.1:{port}{v}" for k, v in PAGES.items() if k in wanted})
         print(
             f"Lighthouse {version['version']}, {CHROME}, kiosk run on 127.0.0.1:{port}, "

@@ -1,10 +1,10 @@
-"""The ``kiosk`` command: run, check, simulate, insights (each in ``kiosk/commands``)."""
+"""The ``kiosk`` command: run, check, images, simulate, insights (each in ``kiosk/commands``)."""
 
 from __future__ import annotations
 
 import click
 
-from kiosk.commands import check, insights, run, simulate
+from kiosk.commands import check, images, insights, run, simulate
 
 
 @click.group()
@@ -15,5 +15,6 @@ def main() -> None:
 
 main.add_command(run.run)
 main.add_command(check.check)
+main.add_command(images.images)
 main.add_command(simulate.simulate)
 main.add_command(insights.insights)

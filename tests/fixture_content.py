@@ -18,6 +18,7 @@ from pathlib import Path
 from game_files import words_yaml
 
 from kiosk.games import registry
+from kiosk.images import derive
 
 SOURCE = Path(__file__).parent / "fixtures" / "catalogue"
 _ENGINE = re.compile(r"^engine: *([a-z0-9-]+) *$", re.M)
@@ -43,6 +44,8 @@ def _materialise() -> Path:
         if path.is_file() and not path.is_symlink():
             with contextlib.suppress(UnicodeDecodeError):  # broken encodings stay as they are
                 _complete(path)
+    # the good tree's pictures with their copies made, as `kiosk images` leaves a folder
+    derive.run(folder / "good", ["images/box.png", "images/fishermen.png"])
     return folder
 
 

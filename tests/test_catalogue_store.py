@@ -305,7 +305,7 @@ def test_problems_are_logged_once(content, caplog):
         catalogue.current()
     problems = [r.getMessage() for r in caplog.records if "content problem" in r.getMessage()]
     assert problems == [
-        "content problem: content/sets/test-snap.md:27:13: cards[2].content_note.note:"
+        "content problem: content/sets/test-snap.md:29:13: cards[2].content_note.note:"
         " unknown note 'x' (a flagged card needs a note file in notes/ with this slug)"
     ]
     assert "content/sets/test-snap.md: serving its last good version" in caplog.text

@@ -21,11 +21,11 @@ TEMPLATES = Path(__file__).parent.parent / "templates"
 CASES = {
     "note-misspelt": (
         "error",
-        "content/sets/test-snap.md:27:13: cards[2].content_note.note: unknown note 'golliwogg'",
+        "content/sets/test-snap.md:29:13: cards[2].content_note.note: unknown note 'golliwogg'",
     ),
     "flag-removed": (
         "error",
-        "content/sets/test-snap.md:23:5: cards[2]: 'Golly' names contested imagery",
+        "content/sets/test-snap.md:25:5: cards[2]: 'Golly' names contested imagery",
     ),
     "unclosed-quote": (
         "error",

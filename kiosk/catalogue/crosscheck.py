@@ -1,21 +1,37 @@
 """Stage 2, validate (across files): what no single file can say about itself.
 
-References between files (a set's games, a flagged card's note, drafts named by published
-files), duplicate slugs and accession numbers, contested terms left unflagged, images on disk,
-and games a set's deck cannot play. Run by the store over every file that passed its own checks.
+References between files (a set's games, a flagged card's or picture's note, drafts named by
+published files), duplicate slugs and accession numbers, contested terms left unflagged (in
+cards' words and pictures' alt text and captions), images on disk, a flagged picture placed in
+any page's text, and games a set's deck cannot play. Run by the store over every file that
+passed its own checks.
 """
 
 from __future__ import annotations
 
+import html
+import posixpath
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from urllib.parse import unquote
 
+from kiosk.catalogue.citations import CODE_SPAN, FENCE
 from kiosk.catalogue.decks import unplayable
+from kiosk.catalogue.pictures import (
+    Use,
+    picture_id,
+    read_made,
+    shared_folders,
+    state,
+    uses,
+    uses_in,
+)
 from kiosk.catalogue.problems import Problem
 from kiosk.catalogue.read import KeyPath, SourceFile
-from kiosk.catalogue.schema import AnyRecord, Image, SetRecord, TermsRecord, dotted
-from kiosk.catalogue.terms import DEFAULT_TERMS, find_term
+from kiosk.catalogue.schema import AnyRecord, ContentNote, Image, SetRecord, TermsRecord, dotted
+from kiosk.catalogue.terms import DEFAULT_TERMS, find_term, is_vague
 from kiosk.games import registry
 
 
@@ -29,13 +45,9 @@ class Checked:
 
 
 def images_of(record: AnyRecord) -> Iterator[tuple[KeyPath, Image]]:
-    """Every image a record names, with its key path."""
-    if isinstance(record, SetRecord):
-        for i, image in enumerate(record.images):
-            yield ("images", i), image
-        for i, face in enumerate(record.cards):
-            if face.image is not None:
-                yield ("cards", i, "image"), face.image
+    """Every image a record names (a set's, each card's front and back), with its key path."""
+    for use in uses_in(record):
+        yield use.where, use.image
 
 
 LINKED = "is a link to another file: put the picture itself in images/"
@@ -58,6 +70,8 @@ def image_problem(
         return f"image '{src}' must be a path inside the content folder, e.g. images/box.jpg"
     if pure.parts[:1] != ("images",):
         return f"image '{src}' must be under images/, e.g. images/box.jpg"
+    if pure.as_posix() != src:  # one file, one name: the cover is looked up by it
+        return f"image '{src}' must be written as '{pure.as_posix()}'"
     if files is not None:
         if pure.as_posix() in links:
             return f"image '{src}' {LINKED}"
@@ -186,6 +200,195 @@ def collection_problems(
             why = image_problem(content_dir, image.src, files, links)
             if why:
                 add(item, (*loc, "src"), f"{dotted(loc)}.src: {why}")
+        for loc, message in picture_problems(record, terms, notes, drafts, broken):
+            add(item, loc, message)
+    flagged = flagged_where(checked)
+    shared = shared_names(checked)
+    for item in checked:
+        for loc, message in shared.get(item.rel, []):
+            add(item, loc, message)
+        for line, col, message in body_picture_problems(item.source, flagged, content_dir):
+            found.setdefault(item.rel, []).append(Problem(item.source.path, line, col, message))
+    return found
+
+
+def _flag_words(use: Use) -> str:
+    """What to flag for a use left unflagged: a card's front is covered by its card's flag."""
+    return "the card (or its picture)" if use.side == "front" else "the picture"
+
+
+def picture_problems(
+    record: AnyRecord,
+    terms: tuple[str, ...],
+    notes: set[str],
+    drafts: set[tuple[str, str]],
+    broken: frozenset[tuple[str, str]],
+) -> Iterator[tuple[KeyPath, str]]:
+    """A set's pictures: contested words in an unflagged picture's alt text or caption, and a
+    picture's own flag that is vague or names no published note."""
+    for use in uses_in(record):
+        where = dotted(use.where)
+        if use.flag is None:
+            for name in ("alt", "caption"):
+                term = find_term(terms, (getattr(use.image, name),))
+                if term:
+                    yield (
+                        (*use.where, name),
+                        f"{where}.{name}: '{term}' names contested imagery: flag"
+                        f" {_flag_words(use)} with content_note (shows, note), or reword it",
+                    )
+        own: ContentNote | None = use.image.content_note
+        if own is None:
+            continue
+        note_at = (*use.where, "content_note", "note")
+        if is_vague(own.shows):
+            yield (
+                (*use.where, "content_note", "shows"),
+                f"{where}.content_note.shows: '{own.shows}' does not say what the picture"
+                " shows: name it, e.g. 'the pack laid out, with a golliwog card among them'",
+            )
+        if ("note", own.note) in broken and own.note not in notes:
+            continue  # the note cannot be read now: its own problem says so
+        if ("note", own.note) in drafts and not getattr(record, "draft", False):
+            yield (
+                note_at,
+                f"{where}.content_note.note: the note '{own.note}' is a draft, never shown to"
+                " visitors: publish it first (delete its 'draft: true')",
+            )
+        elif own.note not in notes:
+            yield (
+                note_at,
+                f"{where}.content_note.note: unknown note '{own.note}' (a flagged picture"
+                " needs a note file in notes/ with this slug)",
+            )
+
+
+def flagged_where(checked: list[Checked]) -> dict[str, str]:
+    """Each flagged picture file (by its name folded to lower case: some disks ignore case),
+    with where it is flagged, as a curator reads it."""
+    found: dict[str, str] = {}
+    for item in checked:
+        for use in uses_in(item.record):
+            if use.flag is not None:
+                said = f"{item.source.path}, {dotted(use.where)}"
+                found.setdefault(use.image.src.casefold(), said)
+    return found
+
+
+def shared_names(checked: list[Checked]) -> dict[str, list[tuple[KeyPath, str]]]:
+    """Two originals whose copies would be kept in one folder under derived/ (``a-b.jpg`` and
+    ``a.b.jpg``): one would be shown with the other's copies, so both are refused."""
+    named = [(item, use) for item in checked for use in uses_in(item.record)]
+    shared = shared_folders(use.image.src for _, use in named)
+    found: dict[str, list[tuple[KeyPath, str]]] = {}
+    for item, use in named:
+        names = shared.get(picture_id(use.image.src))
+        if names is None:
+            continue
+        others = ", ".join(f"'{n}'" for n in names if n != use.image.src)
+        found.setdefault(item.rel, []).append(
+            (
+                (*use.where, "src"),
+                f"{dotted(use.where)}.src: '{use.image.src}' and {others} make the same name"
+                f" ('{picture_id(use.image.src)}') for the copies `kiosk images` keeps, so one"
+                " would be shown with the other's: rename one file",
+            )
+        )
+    return found
+
+
+# Where a body names a file: markdown's ![alt](address) (and [text](address): a link to a
+# flagged file is refused too), a reference definition [ref]: address, an HTML <img src=...>.
+# Each pattern is linear in the body, whatever brackets a hostile file piles up.
+_INLINE = re.compile(r"\]\([ \t]*\n?[ \t]*(<[^>\n]*>|[^\s)]+)")
+_DEFINITION = re.compile(r"^[ ]{0,3}\[[^\]\n]{1,999}\]:[ \t]*(<[^>\n]*>|\S+)", re.M)
+_IMG_TAG = re.compile(r"<img\b[^<>]{0,4000}>", re.I)
+_SRC = re.compile(r"""\bsrc[ \t\n]*=[ \t\n]*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""", re.I)
+
+
+def _blank(found: re.Match[str]) -> str:
+    return re.sub(r"[^\n]", " ", found.group())
+
+
+def body_images(body: str) -> Iterator[tuple[int, str]]:
+    """(offset, address) of every picture (or link) a body places, outside code (which is
+    shown as text, not fetched)."""
+    masked = CODE_SPAN.sub(_blank, FENCE.sub(_blank, body))
+    for pattern in (_INLINE, _DEFINITION):
+        for found in pattern.finditer(masked):
+            written = found.group(1)
+            yield found.start(1) + written.startswith("<"), written.strip("<>")
+    for tag in _IMG_TAG.finditer(masked):
+        src = _SRC.search(tag.group())
+        if src is not None:
+            group = next(g for g in (1, 2, 3) if src.group(g) is not None)
+            yield tag.start() + src.start(group), src.group(group)
+
+
+def picture_file(address: str) -> str | None:
+    """The file under images/ a body's address names, as a browser would fetch it (entities
+    and %-escapes decoded, ./ and ../ resolved), or None when it names none."""
+    path = unquote(html.unescape(address.strip())).split("#", 1)[0].split("?", 1)[0]
+    if not path or ":" in path.split("/", 1)[0] or path.startswith(("/", "\\")):
+        return None
+    clean = posixpath.normpath(path)
+    return clean if clean.startswith("images/") else None
+
+
+def body_picture_problems(
+    source: SourceFile, flagged: dict[str, str], content_dir: Path | None = None
+) -> Iterator[tuple[int, int, str]]:
+    """(line, col, message) for each picture a file's text places that is flagged: a page's
+    text has no cover, so it would show the picture uncovered."""
+    if not flagged and content_dir is None:
+        return
+    body = source.body
+    for offset, address in body_images(body):
+        name = picture_file(address)
+        if name is None:
+            continue
+        if name.casefold() not in flagged:
+            made = read_made(content_dir, name) if content_dir else None
+            if made is None or not made.covered:
+                continue
+            flagged = {**flagged, name.casefold(): "covered when `kiosk images` last ran"}
+        line = source.body_line + body.count("\n", 0, offset)
+        col = offset - (body.rfind("\n", 0, offset) + 1) + 1
+        yield (
+            line,
+            col,
+            f"the picture '{name}' is flagged ({flagged[name.casefold()]}): a page's text"
+            " would show it without its cover, so remove it here (link to the set's page,"
+            " where it is covered, instead)",
+        )
+
+
+def picture_warnings(checked: list[Checked], content_dir: Path) -> list[Problem]:
+    """A picture whose copies ``kiosk images`` has not made, or made before the original or
+    its flag changed: the kiosk shows only the copies, so a visitor would not see it as it is
+    now. Said once a file, at the first place it is named."""
+    covered = frozenset(use.image.src for use in uses(c.record for c in checked) if use.flag)
+    found: list[Problem] = []
+    said: set[str] = set()
+    for item in checked:
+        for use in uses_in(item.record):
+            src = use.image.src
+            if src in said or image_problem(content_dir, src) is not None:
+                continue
+            said.add(src)
+            now = state(content_dir, src, src in covered)
+            if now == "made":
+                continue
+            why = (
+                "not made yet: run `kiosk images` (until then pages send the whole original: no"
+                " smaller sizes, no zoom)"
+                if now == "missing"
+                else "its copies are out of date (the file, or its flag, changed since they"
+                " were made): run `kiosk images`"
+            )
+            line, col = item.source.position((*use.where, "src"))
+            message = f"{dotted(use.where)}.src: {why}"
+            found.append(Problem(item.source.path, line, col, message, level="warning"))
     return found
 
 

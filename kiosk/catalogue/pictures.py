@@ -3,18 +3,23 @@ from it (``kiosk images``) that the kiosk serves instead of the curator's origin
 
 The cover belongs to the picture *file*: a file is flagged if any record that names it flags
 it (a picture's own ``content_note``, or a flagged card's front), wherever else it is named.
-Pure: reads the records and the ``made.json`` that ``kiosk images`` writes, nothing else.
+No Pillow here: reads the records, the ``made.json`` that ``kiosk images`` writes and the
+originals' bytes (to tell when one changed), so ``kiosk check`` can say what is not made yet.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
+import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from typing import Literal
 
 from kiosk.catalogue.schema import AnyRecord, ContentNote, Image, SetRecord
+from kiosk.memo import Memo
 
 # The widths ``kiosk images`` makes for ``srcset`` (never wider than the original)
 WIDTHS = (320, 640, 1024, 1600)
@@ -72,6 +77,15 @@ def picture_id(src: str) -> str:
     pure = PurePosixPath(src)
     parts = pure.parts[1:] if pure.parts[:1] == ("images",) else pure.parts
     return "--".join(parts).replace(".", "-").lower()
+
+
+def shared_folders(srcs: Iterable[str]) -> dict[str, tuple[str, ...]]:
+    """Originals whose names make the same folder under derived/ (``a-b.jpg`` and ``a.b.jpg``,
+    ``Box.jpg`` and ``box.jpg``): each would be served the other's copies, so neither is made."""
+    by_id: dict[str, set[str]] = {}
+    for src in srcs:
+        by_id.setdefault(picture_id(src), set()).add(src)
+    return {pid: tuple(sorted(names)) for pid, names in by_id.items() if len(names) > 1}
 
 
 def derived_dir(content_dir: Path, src: str) -> Path:
@@ -137,6 +151,46 @@ def read_made(content_dir: Path, src: str) -> Made | None:
         return None
 
 
+State = Literal["made", "stale", "missing"]
+# An original's digest by its path and stat: a check of a folder of large photographs hashes
+# each one once, not on every refresh of the catalogue
+_digests: Memo[str] = Memo(4096)
+
+
+def sha256_of(path: Path) -> str:
+    """The hex SHA-256 of a file's bytes, read in blocks (an original may be large)."""
+    digest = hashlib.sha256()
+    with path.open("rb") as f:
+        for block in iter(lambda: f.read(1 << 16), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _digest_now(path: Path) -> str | None:
+    """``sha256_of(path)``, kept while the file's stat is unchanged; None if it is no file."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    key = (str(path), st.st_mtime_ns, st.st_size, st.st_ino)
+    try:
+        return _digests.value(key, lambda: sha256_of(path))
+    except OSError:
+        return None
+
+
+def state(content_dir: Path, src: str, covered: bool = False) -> State:
+    """``made`` if the derived files match the original (and its cover), ``stale`` if the
+    original changed since or was flagged or unflagged, ``missing`` if nothing was made."""
+    made = read_made(content_dir, src)
+    if made is None:
+        return "missing"
+    original = content_dir / src
+    if made.src != src or made.covered != covered or not original.is_file():
+        return "stale"  # another original's copies (two names, one folder), or a flag changed
+    return "made" if made.sha256 == _digest_now(original) else "stale"
+
+
 def scale_factors(width: int, height: int) -> tuple[int, ...]:
     """IIIF scale factors 1, 2, 4, … down to the level where the picture fits one tile."""
     top = (
@@ -177,16 +231,18 @@ def info_json(made: Made) -> dict:
         "profile": "level0",
         "width": made.width,
         "height": made.height,
-        "sizes": [{"width": w, "height": made.height_at(w)} for w in made.widths],
+        "sizes": [{"width": w, "height": h} for (w, h), _ in size_paths(made)],
         "tiles": [{"width": TILE, "scaleFactors": list(scale_factors(made.width, made.height))}],
     }
 
 
 def size_paths(made: Made) -> Iterator[tuple[tuple[int, int], str]]:
-    """The whole-picture sizes the info.json lists, with their paths under the service."""
-    for w in made.widths:
-        h = made.height_at(w)
-        size = "max" if (w, h) == (made.width, made.height) else f"{w},{h}"
+    """The whole-picture sizes the info.json lists, smallest first, with their paths: one a
+    zoom level (OpenSeadragon 5, in Mirador, reads a list as long as the levels as the
+    levels themselves, so any other sizes there would send it for tiles never made)."""
+    for s in reversed(scale_factors(made.width, made.height)):
+        w, h = math.ceil(made.width / s), math.ceil(made.height / s)
+        size = "max" if s == 1 else f"{w},{h}"
         yield (w, h), f"full/{size}/0/default.jpg"
 
 

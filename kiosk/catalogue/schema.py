@@ -112,7 +112,16 @@ RIGHTS = re.compile(
 )
 
 
+# What curators paste from a licence's page, after its address: the deed or legal code in a
+# language, a query string; rightsstatements.org's human page for its statement
+RIGHTS_TAIL = re.compile(r"(deed(\.[A-Za-z-]+)?|legalcode(\.[A-Za-z-]+)?)?/?(\?.*)?$")
+
+
 def _rights_address(value: str) -> str:
+    """The statement's own address, from what a curator pasted (its deed or page too)."""
+    if "creativecommons.org/" in value or "rightsstatements.org/" in value:
+        value = RIGHTS_TAIL.sub("", value.strip()).rstrip("/")
+        value = value.replace("rightsstatements.org/page/", "rightsstatements.org/vocab/") + "/"
     if not RIGHTS.match(value):
         raise ValueError(
             f"'{value}' is not a rights statement: give a rightsstatements.org or"
@@ -217,7 +226,7 @@ class SetRecord(Strict):
     own_rules: dict[Slug, Slug] = Field(default_factory=dict)
     images: list[Image] = Field(default_factory=list)
     # View card shows a flagged card's photograph behind its cover, not only its title
-    # (../shared/design.md: off by default; the photograph is never at a guessable address)
+    # (the design: off by default; the photograph is never at a guessable address)
     view_flagged_photographs: bool = False
     sources: list[Source] = Field(default_factory=list)  # works consulted; cite with [@key]
     order: int = 100  # position in lists; lower first
@@ -227,9 +236,18 @@ class SetRecord(Strict):
     def _needs_a_slug(self) -> SetRecord:
         if not self.accession and not self.slug:
             raise ValueError("a set needs an accession number or a slug")
-        if self.deck == "cards" and not self.cards:
-            raise ValueError("a set with deck: cards must list its cards")
+        if self.deck == "cards" and not self.cards and self.games:
+            raise ValueError(
+                "a set whose cards are not listed cannot be played: list its cards under"
+                " 'cards:', or remove 'games:' (a record of the object alone needs no cards)"
+            )
         return self
+
+    @property
+    def cards_listed(self) -> bool:
+        """Whether the set has cards to show, play and print (a record of the object alone,
+        whose cards no source lists, has none)."""
+        return self.deck != "cards" or bool(self.cards)
 
     @cached_property
     def key(self) -> str:

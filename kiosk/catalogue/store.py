@@ -27,6 +27,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from kiosk.catalogue.citations import citation_problems
+from kiosk.catalogue.crosscheck import picture_warnings
 from kiosk.catalogue.links import link_problems
 from kiosk.catalogue.lint import warnings_of
 from kiosk.catalogue.problems import Problem
@@ -400,6 +401,9 @@ class Catalogue:
             found.setdefault(rel, []).extend(problems)
         self._warnings = game_warnings([c for c in items if c.rel not in found], engines)
         self._warnings += unused + unreached
+        self._warnings += picture_warnings(
+            [c for c in items if c.rel not in found], self.content_dir
+        )
         # a set held back (its own problem, or a broken game it names) holds back its examples
         # without a message: one mistake, one message, the set's own (issue 27, item 5a)
         broken |= {

@@ -87,6 +87,17 @@ def _find_model(annotation: Any) -> type[BaseModel] | None:
     return None
 
 
+# What a picture without one of its required fields is told to add
+PICTURE_NEEDS = {
+    "alt": "an image needs alt text: add 'alt: <what it shows>'",
+    "credit": "a picture needs a credit: add 'credit: <who took or holds the photograph>'",
+    "rights": (
+        "a picture needs its rights: add 'rights: <a rightsstatements.org or"
+        " creativecommons.org address>', e.g. https://creativecommons.org/licenses/by/4.0/"
+    ),
+}
+
+
 def _message(kind: str, loc: KeyPath, error: dict[str, Any]) -> str:
     """A curator's wording for one pydantic error (the field path first)."""
     kind_type, where = error["type"], dotted(loc)
@@ -97,8 +108,11 @@ def _message(kind: str, loc: KeyPath, error: dict[str, Any]) -> str:
                 f"{dotted(parent)}: a flagged card needs a contextual note: "
                 "add 'note: <slug of a file in notes/>'"
             )
-        if name == "alt" and parent and (parent[-1] == "image" or parent[:1] == ("images",)):
-            return f"{dotted(parent)}: an image needs alt text: add 'alt: <what it shows>'"
+        picture = bool(parent) and (
+            parent[-1] in ("image", "back_image") or parent[:1] == ("images",)
+        )
+        if picture and name in PICTURE_NEEDS:
+            return f"{dotted(parent)}: {PICTURE_NEEDS[name]}"
         owner = f"{dotted(parent)}: " if parent else ""
         return f"{owner}missing required field '{name}'"
     if kind_type == "extra_forbidden":
@@ -109,6 +123,9 @@ def _message(kind: str, loc: KeyPath, error: dict[str, Any]) -> str:
             close = difflib.get_close_matches(name, list(model.model_fields), n=1, cutoff=0.6)
             if close:
                 hint = f" (did you mean '{close[0]}'?)"
+        if name == "licence" and model is not None and "rights" in model.model_fields:
+            hint = " (a picture's rights are now 'rights:', a rightsstatements.org or"
+            hint += " creativecommons.org address, with 'credit:' for who holds them)"
         owner = f"{dotted(loc[:-1])}: " if loc[:-1] else ""
         return f"{owner}unknown field '{name}'{hint}"
     if kind_type == "string_pattern_mismatch":

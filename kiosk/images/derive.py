@@ -6,54 +6,53 @@ Made once (``kiosk images``), never while a visitor waits: the web layer only re
 
 from __future__ import annotations
 
-import hashlib
 import json
 import shutil
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
 
 from PIL import Image as Pil
-from PIL import ImageOps
+from PIL import ImageOps, UnidentifiedImageError
 
 from kiosk.catalogue.pictures import (
     MADE,
     Made,
+    State,
     derived_dir,
     info_json,
-    read_made,
+    sha256_of,
+    shared_folders,
     size_paths,
+    state,
     tiles,
     widths_for,
 )
 
+__all__ = [
+    "Made",
+    "Report",
+    "State",
+    "make",
+    "prune",
+    "run",
+    "sha256_of",
+    "state",
+    "why_not_made",
+]
+
 QUALITY = {"webp": 78, "jpg": 82}
-State = Literal["made", "stale", "missing"]
-
-
-def sha256_of(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as f:
-        for block in iter(lambda: f.read(1 << 16), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-def state(content_dir: Path, src: str, covered: bool = False) -> State:
-    """``made`` if the derived files match the original (and its cover), ``stale`` if the
-    original changed since or was flagged or unflagged, ``missing`` if nothing was made."""
-    made = read_made(content_dir, src)
-    if made is None:
-        return "missing"
-    original = content_dir / src
-    if not original.is_file() or made.sha256 != sha256_of(original) or made.covered != covered:
-        return "stale"
-    return "made"
 
 
 def _rgb(picture: Pil.Image) -> Pil.Image:
+    """The picture upright (its EXIF orientation) in 8-bit RGB, transparency on white."""
     picture = ImageOps.exif_transpose(picture)
-    if picture.mode in ("RGBA", "LA", "P"):
+    if picture.mode.startswith("I;16") or picture.mode == "I":
+        # a 16-bit scan: scaled to 8 bits (a plain conversion clips it to white)
+        wide = picture.mode.startswith("I;16") or picture.getextrema()[1] > 255
+        top = 65535 if wide else 255
+        picture = picture.convert("I").point(lambda v: v * 255 / top).convert("L")
+    if picture.mode in ("RGBA", "LA", "P", "PA"):
         picture = picture.convert("RGBA")
         flat = Pil.new("RGB", picture.size, (255, 255, 255))
         flat.paste(picture, mask=picture.getchannel("A"))
@@ -72,8 +71,12 @@ def _save(picture: Pil.Image, path: Path, fmt: str) -> None:
 def make(content_dir: Path, src: str, covered: bool = False) -> Made:
     """Make (again) every derived file for one original; returns what was made."""
     original = content_dir / src
-    with Pil.open(original) as opened:
-        picture = _rgb(opened)
+    with warnings.catch_warnings():
+        # the curator's own originals may be large scans: Pillow still refuses a decompression
+        # bomb (twice its limit), but need not warn about a big photograph
+        warnings.simplefilter("ignore", Pil.DecompressionBombWarning)
+        with Pil.open(original) as opened:
+            picture = _rgb(opened)
     width, height = picture.size
     made = Made(src, sha256_of(original), width, height, widths_for(width), covered)
     folder = derived_dir(content_dir, src)
@@ -102,6 +105,23 @@ def make(content_dir: Path, src: str, covered: bool = False) -> Made:
     return made
 
 
+def why_not_made(exc: Exception) -> str:
+    """What a curator reads when an original cannot be made into copies."""
+    if isinstance(exc, FileNotFoundError):
+        return "image file not found"
+    if isinstance(exc, UnidentifiedImageError):
+        return (
+            "not a picture the kiosk can read (Pillow cannot tell its format): save it as"
+            " JPEG, PNG, WebP or TIFF"
+        )
+    if isinstance(exc, Pil.DecompressionBombError):
+        return f"too large to open ({exc}): save a smaller copy, e.g. 8000 pixels on its long side"
+    if isinstance(exc, OSError) and "truncated" in str(exc):
+        return "the file is incomplete (truncated): copy it again from the original"
+    detail = str(exc) or type(exc).__name__
+    return f"could not be made ({type(exc).__name__}): {detail}"
+
+
 @dataclass(frozen=True)
 class Report:
     """What one run of ``kiosk images`` did and found."""
@@ -111,6 +131,8 @@ class Report:
     stale: tuple[str, ...]  # changed since they were made (when only checking)
     missing: tuple[str, ...]  # never made (when only checking)
     orphans: tuple[str, ...]  # folders under derived/ that no original has any more
+    # originals that cannot be made, each with what is wrong (missing, not a picture...)
+    failed: tuple[tuple[str, str], ...] = ()
 
 
 def run(
@@ -118,24 +140,57 @@ def run(
     srcs: list[str],
     covered: frozenset[str] = frozenset(),
     check_only: bool = False,
+    named: list[str] | None = None,
 ) -> Report:
     """Bring the derived files of ``srcs`` up to date (or only say which are not); ``covered``
-    are the flagged ones (kiosk.catalogue.pictures.flagged_files)."""
+    are the flagged ones (kiosk.catalogue.pictures.flagged_files), ``named`` every original
+    the content names (default ``srcs``: a folder of none of them is an orphan). One original
+    that cannot be made is said in ``failed`` and the others are still made."""
     made, current, stale, missing = [], [], [], []
+    failed: list[tuple[str, str]] = []
+    shared = {src: names for names in shared_folders(srcs).values() for src in names}
     for src in sorted(set(srcs)):
+        if src in shared:
+            others = ", ".join(name for name in shared[src] if name != src)
+            failed.append(
+                (src, f"its copies would share a folder under derived/ with {others}: rename one")
+            )
+            continue
+        if not (content_dir / src).is_file():
+            failed.append((src, "image file not found"))
+            continue
         now = state(content_dir, src, src in covered)
         if now == "made":
             current.append(src)
         elif check_only:
             (stale if now == "stale" else missing).append(src)
         else:
-            make(content_dir, src, src in covered)
-            made.append(src)
-    wanted = {derived_dir(content_dir, src).name for src in srcs}
+            try:
+                make(content_dir, src, src in covered)
+            except Exception as exc:  # one bad original is its own problem, never the run's
+                failed.append((src, why_not_made(exc)))
+            else:
+                made.append(src)
+    wanted = {derived_dir(content_dir, src).name for src in (srcs if named is None else named)}
     root = derived_dir(content_dir, "images/x").parent
     orphans = (
         sorted(p.name for p in root.iterdir() if p.is_dir() and p.name not in wanted)
         if root.is_dir()
         else []
     )
-    return Report(tuple(made), tuple(current), tuple(stale), tuple(missing), tuple(orphans))
+    return Report(
+        tuple(made), tuple(current), tuple(stale), tuple(missing), tuple(orphans), tuple(failed)
+    )
+
+
+def prune(content_dir: Path, orphans: tuple[str, ...]) -> list[str]:
+    """Delete the orphan folders under derived/ (only folder names found there by ``run``)."""
+    root = derived_dir(content_dir, "images/x").parent
+    gone = []
+    for name in orphans:
+        folder = root / name
+        if "/" in name or name in ("", ".", "..") or not folder.is_dir() or folder.is_symlink():
+            continue
+        shutil.rmtree(folder)
+        gone.append(name)
+    return gone

@@ -16,6 +16,7 @@ def init_app(app: Flask) -> None:
         embed,
         errors,
         health,
+        iiif,
         insights,
         modes,
         oembed,
@@ -37,6 +38,7 @@ def init_app(app: Flask) -> None:
     caching.init_app(app)
     content.init_app(app)
     pictures.init_app(app)
+    iiif.init_app(app)
     offsite.init_app(app)
     health.init_app(app)
     pages.init_app(app)

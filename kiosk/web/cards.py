@@ -8,6 +8,7 @@ Template globals here give every page (records, the game table, rule steps) the 
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass
 
 from flask import Blueprint, Flask, Response, abort, request, url_for
 
@@ -15,11 +16,22 @@ from kiosk.catalogue.looks import set_looks
 from kiosk.catalogue.pictures import rights_name
 from kiosk.catalogue.schema import CardFace, Image, SetRecord
 from kiosk.web import cardfaces, content
+from kiosk.web.modes import is_preview
+from kiosk.web.pictures import Picture, picture
 
 bp = Blueprint("cards", __name__, url_prefix="/cards")
 
 SVG_TYPE = "image/svg+xml; charset=utf-8"
 STANDARD = "standard"
+# The made copy a card photograph is placed at, in pixels across (``kiosk images`` makes 320,
+# 640, 1024 and 1600). A card in play is at most about 310 CSS px wide (a portrait kiosk's
+# rule step) and a phone's about 95 (x3 device pixels): 320 is sharp on both, and a game
+# never fetches more. A record page's card is bigger (640), a printed one 63 mm (640: about
+# 260 dots an inch).
+PLAY_WIDTH = 320
+PAGE_WIDTH = 640
+PRINT_WIDTH = 640
+PHOTO_CLASS = "card-img--photo"  # play.css, rules.css, print.css: a photograph fills the card
 
 
 def _svg_response(svg: str, etag_parts: tuple[str, ...], max_age: int) -> Response:
@@ -88,21 +100,53 @@ def face(set_slug: str, face_slug: str) -> Response:
 # ----------------------------------------------------------------- URLs for templates
 
 
+@dataclass(frozen=True)
+class Face:
+    """A card's face as a table, a rule step or a print sheet places it: the picture's URL,
+    and whether it is a photograph (the drawn faces carry their own corners)."""
+
+    src: str
+    photo: bool = False
+
+    @property
+    def css(self) -> str:
+        """The class that makes a photograph fill the card's shape ("" for a drawing)."""
+        return PHOTO_CLASS if self.photo else ""
+
+
+def front_picture(face: CardFace, printable_only: bool = False) -> Picture | None:
+    """The photograph to place as a card's face: its front's made copies, or None where the
+    card has no photograph, the card or the file is covered (by whichever record, or on the
+    picture itself), ``kiosk images`` has not made its copies (never the original), or,
+    for paper, its rights do not let it be printed."""
+    if face.image is None or face.content_note is not None:
+        return None
+    found = picture(face.image)  # None for a covered file
+    if found is None or found.made is None:
+        return None
+    if printable_only and not found.printable:
+        return None
+    return found
+
+
 @bp.app_template_global()
-def face_src(set_record: SetRecord, face: CardFace) -> str:
-    """Where a face's picture is: the curator's photograph if there is one, else our drawing.
+def face_src(set_record: SetRecord, face: CardFace, width: int = PAGE_WIDTH) -> str:
+    """Where a face's picture is: a made copy of the curator's photograph if there is one,
+    else our drawing.
 
     A flagged face is always our drawing (its historic title only), never the photograph.
     """
-    if face.image is not None and face.content_note is None:
-        return url_for("content.media", src=face.image.src)
+    found = front_picture(face)
+    if found is not None:
+        return found.src(width)
     return url_for("cards.face", set_slug=set_record.key, face_slug=face.key)
 
 
 @bp.app_template_global()
 def face_alt(set_record: SetRecord, face: CardFace) -> str:
     """The alt text of a face's picture: the curator's, or the drawing's own title."""
-    if face.image is not None and face.content_note is None:
+    if front_picture(face) is not None:
+        assert face.image is not None
         return face.image.alt
     title = cardfaces.face_title(face)
     return title + (": its title only" if face.content_note is not None else "")
@@ -130,13 +174,41 @@ def standard_src(card_id: str) -> str:
     return url_for("cards.standard", card_id=card_id)
 
 
-@bp.app_template_global()
-def card_src(face_key: str) -> str:
-    """A picture from an engine card's ``face`` key: ``standard/AS`` or ``<set>/<face>``."""
+def _set_for(set_slug: str) -> SetRecord | None:
+    """The set an engine card's face key names (a draft's only in preview)."""
+    found = content.entry("set", set_slug)
+    record = found.record if found is not None else None
+    return record if isinstance(record, SetRecord) else None
+
+
+def _card_face(face_key: str, width: int, printable_only: bool) -> Face:
     set_slug, _, face_slug = face_key.partition("/")
     if set_slug == STANDARD:
-        return standard_src(face_slug)
-    return url_for("cards.face", set_slug=set_slug, face_slug=face_slug)
+        return Face(standard_src(face_slug))
+    record = _set_for(set_slug)
+    found = find_face(record, face_slug) if record is not None else None
+    photo = front_picture(found, printable_only) if found is not None else None
+    if photo is not None:
+        return Face(photo.src(width), photo=True)
+    return Face(url_for("cards.face", set_slug=set_slug, face_slug=face_slug))
+
+
+def card_face(face_key: str, width: int = PLAY_WIDTH, printable_only: bool = False) -> Face:
+    """The face of an engine card (its ``face`` key: ``standard/AS`` or ``<set>/<face>``):
+    the set's photograph of the card's front, a made copy about ``width`` pixels across,
+    where it has one (for paper, one its rights let be printed), else the drawing.
+
+    Worked out once per content version, key, width and mount point: a table asks for every
+    card it shows, on every action."""
+    key = ("card-face", face_key, width, printable_only, is_preview(), request.script_root)
+    return content.current().kept(key, lambda: _card_face(face_key, width, printable_only))
+
+
+@bp.app_template_global()
+def card_src(face_key: str, width: int = PLAY_WIDTH) -> str:
+    """A picture from an engine card's ``face`` key: ``standard/AS`` or ``<set>/<face>``
+    (a made copy of the card's photograph where its set has one, else the drawing)."""
+    return card_face(face_key, width).src
 
 
 @bp.app_template_global()

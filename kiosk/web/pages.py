@@ -25,12 +25,15 @@ from flask import (
 
 from kiosk.catalogue.citations import keys_cited
 from kiosk.catalogue.decks import card_name, unplayable
-from kiosk.catalogue.schema import CardFace, SetRecord
+from kiosk.catalogue.pictures import uses
+from kiosk.catalogue.schema import CardFace, ContentNote, Image, SetRecord
 from kiosk.catalogue.store import Entry, Snapshot
 from kiosk.games.cards import SUITS
 from kiosk.web import citing, content, curators
 from kiosk.web.cardfaces import STANDARD_IDS, quoted, standard_name
-from kiosk.web.cards import face_alt, face_src, standard_src
+from kiosk.web.cards import face_alt, face_src, front_picture, standard_src
+from kiosk.web.pictures import Picture as Photo
+from kiosk.web.pictures import covered_url, picture
 from kiosk.web.play import flow
 
 bp = Blueprint("pages", __name__)
@@ -184,6 +187,87 @@ def set_picture(record: SetRecord) -> Picture | None:
     return None
 
 
+# What a set's picture shows, as its caption's first words say it
+SHOWS_WORDS = {
+    "case": "The case",
+    "box": "The box",
+    "instruction-card": "The instruction card",
+    "pack": "The pack laid out",
+    "card": "A card",
+}
+
+
+@dataclass(frozen=True)
+class Shown:
+    """One of a set's photographs as its page places it: uncovered (``photo``), or covered
+    (``photo`` None), with the flag its cover names."""
+
+    image: Image
+    photo: Photo | None
+    flag: ContentNote | None = None
+
+    @property
+    def shows(self) -> str:
+        """What it shows in words ("The case"), or "" for a picture of something else."""
+        return SHOWS_WORDS.get(self.image.shows or "", "")
+
+
+def cover_of(src: str) -> ContentNote | None:
+    """The flag that covers a picture file, from whichever set flags it (kept per snapshot)."""
+    snapshot = content.current()
+
+    def flags() -> dict[str, ContentNote]:
+        found: dict[str, ContentNote] = {}
+        records = [e.record for e in snapshot.sets.values()]  # drafts too, as content.py's
+        records += [e.record for e in snapshot.drafts.get("set", {}).values()]
+        for use in uses(records):
+            if use.flag is not None:
+                found.setdefault(use.image.src, use.flag)
+        return found
+
+    return snapshot.kept("picture-flags", flags).get(src)
+
+
+def shown(image: Image, flag: ContentNote | None = None) -> Shown:
+    """A picture uncovered, or its cover with the flag this use (or another set) gives it."""
+    photo = None if flag is not None else picture(image)
+    return Shown(image, photo, None if photo is not None else flag or cover_of(image.src))
+
+
+def set_pictures(record: SetRecord) -> list[Shown]:
+    """The set's own pictures (case, box, instruction card, the pack), each shown or covered."""
+    return [shown(image, image.content_note) for image in record.images]
+
+
+def back_pictures(record: SetRecord) -> list[tuple[CardFace, Shown]]:
+    """The photographs of cards' backs, each file once, with the first card it is the back of."""
+    found: dict[str, tuple[CardFace, Shown]] = {}
+    for face in record.cards:
+        back = face.back_image
+        if back is not None and back.src not in found:
+            found[back.src] = (face, shown(back, back.content_note))
+    return list(found.values())
+
+
+def front_photos(record: SetRecord) -> dict[str, Photo]:
+    """Each unflagged card's front photograph, by the card's key (flagged cards have none)."""
+    fronts = {}
+    for face in record.cards:
+        if face.image is not None and not is_flagged(face):
+            photo = picture(face.image)
+            if photo is not None:
+                fronts[face.key] = photo
+    return fronts
+
+
+def lead_photo(record: SetRecord) -> Photo | None:
+    """The photograph at the top of the record: the front of the face ``set_picture`` shows."""
+    if record.deck == "standard-52":
+        return None
+    face = next((f for f in record.cards if f.recorded and not is_flagged(f)), None)
+    return front_picture(face) if face is not None else None
+
+
 def families(record: SetRecord) -> list[tuple[str | None, list[CardFace]]]:
     """The faces grouped by family, in the order the record lists them (one group if none)."""
     groups: dict[str | None, list[CardFace]] = {}
@@ -249,6 +333,12 @@ def set_record(slug: str) -> str:
     flagged_keys = {face.key for face in record.cards if is_flagged(face)}
     view = request.args.get("view", "")
     revealed = view if view in flagged_keys else None
+    gallery = set_pictures(record)
+    backs = back_pictures(record)
+    fronts = front_photos(record)
+    covered_pictures = [s for s in gallery if s.flag] + [s for _, s in backs if s.flag]
+    note_slugs = [face.content_note.note for face in record.cards if face.content_note]
+    note_slugs += [s.flag.note for s in covered_pictures if s.flag]
     return render_template(
         "pages/set.html",
         entry=entry,
@@ -261,16 +351,19 @@ def set_record(slug: str) -> str:
         suits=standard_suits() if record.deck == "standard-52" else [],
         flagged=[face for face in record.cards if is_flagged(face)],
         flagged_notes=[
-            snapshot.notes[slug]
-            for slug in dict.fromkeys(
-                face.content_note.note for face in record.cards if face.content_note
-            )
-            if slug in snapshot.notes
+            snapshot.notes[slug] for slug in dict.fromkeys(note_slugs) if slug in snapshot.notes
         ],
         revealed=revealed,
         notes=snapshot.notes,
         games=[snapshot.games[s] for s in record.games if s in snapshot.games],
         picture=set_picture(record),
+        lead=lead_photo(record),
+        gallery=gallery,
+        backs=backs,
+        fronts=fronts,
+        covered_pictures=covered_pictures,
+        view_photos=any(covered_url(record, f.image) for f in record.cards if is_flagged(f)),
+        photographs=bool(gallery or backs or fronts),
     )
 
 
@@ -347,6 +440,9 @@ def patterns() -> str:
         facts=fact_rows(record) if record else [],
         sets=list(snapshot.sets.values())[:2],
         set_picture=set_picture,
+        photo_demo=next(
+            (s for e in snapshot.sets.values() for s in set_pictures(e.record) if s.photo), None
+        ),
     )
 
 

@@ -26,8 +26,8 @@ from kiosk.catalogue.pictures import (
     uses,
 )
 from kiosk.catalogue.schema import Image, SetRecord
-from kiosk.web.content import catalogue, current, entry, is_covered
-from kiosk.web.modes import is_embed
+from kiosk.web.content import MEDIA_CSP, catalogue, current, entry, is_covered
+from kiosk.web.modes import is_embed, runs_as_kiosk
 
 bp = Blueprint("pictures", __name__)
 
@@ -73,13 +73,33 @@ class Picture:
         return url_for("pictures.made", pid=self.pid, name=self.made.file(w, "jpg"))
 
     @property
+    def largest(self) -> str:
+        """The widest copy made (jpg): where "Look closely" goes without JavaScript."""
+        if self.made is None:
+            return self.src()
+        return url_for(
+            "pictures.made", pid=self.pid, name=self.made.file(self.made.widths[-1], "jpg")
+        )
+
+    @property
     def zoom(self) -> str | None:
         """The IIIF info.json deep zoom opens, or None before its tiles are made."""
         return url_for("pictures.iiif_info", pid=self.pid) if self.made else None
 
     @property
+    def title(self) -> str:
+        """What the picture is called where it is shown alone (deep zoom): caption, else alt."""
+        return self.image.caption or self.image.alt
+
+    @property
     def rights_name(self) -> str:
         return rights_name(self.image.rights)
+
+    @property
+    def rights_href(self) -> str | None:
+        """The rights address as a link, or None on the kiosk (offline, a link out is a dead
+        end and a way out of its locked-down browser: the rights' name is shown as text)."""
+        return None if runs_as_kiosk() else self.image.rights
 
     @property
     def printable(self) -> bool:
@@ -118,7 +138,7 @@ def _send_made(pid: str, path: str, max_age: int | None = PUBLIC_MAX_AGE) -> Res
     if not (folder / path).is_file():
         abort(404)
     response = send_from_directory(folder, path, max_age=max_age)
-    response.headers["Content-Security-Policy"] = "default-src 'none'; sandbox"
+    response.headers["Content-Security-Policy"] = MEDIA_CSP
     return response
 
 
@@ -146,6 +166,8 @@ def iiif_info(pid: str) -> Response:
         info = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         abort(404)
+    if not isinstance(info, dict):
+        abort(404)  # a hand-edited or damaged info.json is no picture, not an error
     info["id"] = url_for("pictures.iiif_info", pid=pid, _external=True).removesuffix("/info.json")
     response = current_app.response_class(json.dumps(info), mimetype="application/json")
     response.headers["Content-Type"] = IIIF_IMAGE_TYPE
@@ -183,6 +205,8 @@ def covered_url(record: SetRecord, image: Image | None) -> str | None:
 def covered(token: str) -> Response:
     """A covered photograph behind View card: only for a set that allows it, never cached
     by anything but this visitor's browser for this page."""
+    if is_embed():
+        abort(404)  # a host's page never shows it, whoever asks
     try:
         asked = _serializer().loads(token, max_age=COVERED_MAX_AGE)
         set_key, src = str(asked["set"]), str(asked["src"])
@@ -195,7 +219,7 @@ def covered(token: str) -> Response:
     if src not in {u.image.src for u in uses([record]) if u.flag is not None}:
         abort(404)
     made = read_made(catalogue().content_dir, src)
-    if made is None:
+    if made is None or not made.widths:
         abort(404)
     width = min(made.widths, key=lambda w: abs(w - COVERED_WIDTH))
     response = _send_made(picture_id(src), made.file(width, "jpg"), max_age=None)

@@ -20,7 +20,7 @@ from kiosk.catalogue.schema import ScenarioRecord, SetRecord
 from kiosk.catalogue.store import Entry, Snapshot
 from kiosk.games import registry
 from kiosk.web import content
-from kiosk.web.cards import back_src, card_src
+from kiosk.web.cards import PRINT_WIDTH, back_src, card_face, front_picture
 from kiosk.web.rules import AreaView, caption_of, table_of
 
 bp = Blueprint("printing", __name__)
@@ -32,10 +32,20 @@ SCREEN_ONLY = re.compile(r"on this kiosk", re.I)  # how the kiosk plays: nothing
 
 @dataclass(frozen=True)
 class PrintCard:
-    """One card to cut out."""
+    """One card to cut out: its photograph where its rights let it be printed, else drawn."""
 
     src: str
     name: str
+    css: str = ""  # the class that makes a photograph fill the card ("" for a drawing)
+
+
+@dataclass(frozen=True)
+class Photographs:
+    """Whose photographs the sheet prints (an open licence asks for the credit on the copy),
+    and the cards printed as drawings because their photograph's rights do not allow it."""
+
+    credits: list[str]  # "Jane Smith (CC BY 4.0)"
+    drawn: list[tuple[str, str]]  # (the card's name, its photograph's rights in words)
 
 
 @dataclass(frozen=True)
@@ -72,10 +82,30 @@ def paper_rules(html: str) -> Markup:
 def cards_to_print(record: SetRecord) -> list[PrintCard]:
     """Every card of the playable deck, one per copy: never a flagged card."""
     back = back_src(record)
-    return [
-        PrintCard(card_src(card.face) if card.face else back, card.name)
-        for card in deck_for(record)
-    ]
+    cards = []
+    for card in deck_for(record):
+        face = card_face(card.face, PRINT_WIDTH, printable_only=True) if card.face else None
+        cards.append(PrintCard(face.src if face else back, card.name, face.css if face else ""))
+    return cards
+
+
+def photographs_printed(record: SetRecord) -> Photographs:
+    """The credits of the photographs the sheet prints, and the photographed cards it draws
+    instead (never a flagged one: those are not printed at all)."""
+    credits: dict[str, None] = {}
+    drawn = []
+    played = {card.face for card in deck_for(record)}
+    for face in record.cards:
+        if f"{record.key}/{face.key}" not in played:
+            continue
+        shown = front_picture(face)
+        if shown is None:
+            continue
+        if shown.printable:
+            credits[f"{shown.image.credit} ({shown.rights_name})"] = None
+        else:
+            drawn.append((face.name, shown.rights_name))
+    return Photographs(list(credits), drawn)
 
 
 def left_out(record: SetRecord, snapshot: Snapshot) -> list[LeftOut]:
@@ -112,7 +142,11 @@ def strip_of(snapshot: Snapshot, scenario: Entry) -> list[StripStep]:
     source = registry.engine(run.game).VARIANTS[record.variant].source
     back = back_src(set_record)
     return [
-        StripStep(s.n, caption_of(record, run, s, source).text, table_of(run, s, set_record, back))
+        StripStep(
+            s.n,
+            caption_of(record, run, s, source).text,
+            table_of(run, s, set_record, back, printable_only=True),
+        )
         for s in run.steps
     ]
 
@@ -122,8 +156,8 @@ def set_print(slug: str) -> str:
     """A set's own game to print: rules, the step-through as a strip, the cards to cut out."""
     snapshot = content.current()
     entry = snapshot.sets.get(slug)
-    if entry is None:
-        abort(404)
+    if entry is None or not entry.record.cards_listed:  # type: ignore[union-attr]
+        abort(404)  # nothing to cut out of a set whose cards are not recorded
     record = entry.record
     assert isinstance(record, SetRecord)
     game = next((snapshot.games[g] for g in record.games if g in snapshot.games), None)
@@ -136,6 +170,7 @@ def set_print(slug: str) -> str:
         scenario=scenario,
         strip=strip_of(snapshot, scenario) if scenario else [],
         cards=cards_to_print(record),
+        photographs=photographs_printed(record),
         left_out=left_out(record, snapshot),
         back=back_src(record),
     )

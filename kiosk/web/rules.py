@@ -29,7 +29,7 @@ from kiosk.catalogue.scenarios import Run, Step, seat_name, split_source
 from kiosk.catalogue.schema import ScenarioRecord, SetRecord, StepCaption
 from kiosk.catalogue.store import Entry
 from kiosk.games import registry
-from kiosk.web.cards import back_src, card_src
+from kiosk.web.cards import back_src, card_face
 from kiosk.web.content import current
 from kiosk.web.play.games import adapter
 
@@ -49,6 +49,7 @@ class CardView:
     up: bool
     place: str
     index: int
+    css: str = ""  # the class that makes a photograph fill the card ("" for a drawing)
 
 
 @dataclass(frozen=True)
@@ -102,21 +103,27 @@ def _place_style(hands_up: bool, place: str) -> tuple[str, bool, bool]:
     return styles.get(kind, (place, True, False))
 
 
-def _place(run: Run, set_record: SetRecord, back: str, name: str, ids: list[str]) -> PlaceView:
+def _place(
+    run: Run, back: str, name: str, ids: list[str], printable_only: bool = False
+) -> PlaceView:
     label, up, spread = _place_style(adapter(run.game).hands_face_up, name)
     cards = []
     for i, cid in enumerate(ids):
         card = run.cards[cid]
         shown = up and (spread or i == len(ids) - 1)
+        # a face up shows the set's photograph of the card where it has one (on paper, only
+        # one its rights let be printed), else the drawing; its alt is the card's name
+        face = card_face(card.face, printable_only=printable_only) if up and card.face else None
         cards.append(
             CardView(
                 id=cid,
                 dom=dom_id(cid),
-                src=card_src(card.face) if up and card.face else back,
+                src=face.src if face else back,
                 alt=card.name if shown else "",
                 up=up,
                 place=name,
                 index=i,
+                css=face.css if face else "",
             )
         )
     note = ""
@@ -126,13 +133,16 @@ def _place(run: Run, set_record: SetRecord, back: str, name: str, ids: list[str]
     return PlaceView(name, label, cards, spread, note)
 
 
-def table_of(run: Run, step: Step, set_record: SetRecord, back: str) -> list[AreaView]:
-    """The table after ``step``: the middle first, then each player's side."""
+def table_of(
+    run: Run, step: Step, set_record: SetRecord, back: str, printable_only: bool = False
+) -> list[AreaView]:
+    """The table after ``step``: the middle first, then each player's side (``printable_only``:
+    for paper, a photograph only where its rights let it be printed)."""
     places = step.places
     public = step.public
     middle_names = ["box", "stock", "aside", "centre", "pool", "table"]
     middle = [
-        _place(run, set_record, back, n, places.get(n, []))
+        _place(run, back, n, places.get(n, []), printable_only)
         for n in middle_names
         if n in places and (places[n] or n in ("pool", "centre", "table"))
     ]
@@ -140,7 +150,7 @@ def table_of(run: Run, step: Step, set_record: SetRecord, back: str) -> list[Are
     areas = [AreaView("The middle of the table", middle, notes, narrow=" of the table")]
     for seat in range(run.players):
         mine = [
-            _place(run, set_record, back, n, ids)
+            _place(run, back, n, ids, printable_only)
             for n, ids in places.items()
             if n.rsplit(":", 1)[-1] == str(seat) and ":" in n
         ]

@@ -29,7 +29,7 @@ from kiosk.games.cards import Card
 from kiosk.games.core import Event
 from kiosk.games.game_type import GameType
 from kiosk.web import content, tokens
-from kiosk.web.cards import card_src
+from kiosk.web.cards import card_face
 
 HUMAN = 0  # the visitor's seat, in every game
 NOT_ON_THE_LIST = "Please choose again: one of those choices was not on the list."
@@ -251,12 +251,15 @@ class TurnGame(PlayGame):
 
 
 def card_view(card: Card) -> dict[str, Any]:
-    """A card as the turn-based tables draw it."""
+    """A card as the turn-based tables draw it: its picture (the set's photograph of its
+    front, or the drawing) and ``css``, the class that makes a photograph fill the card."""
+    face = card_face(card.face) if card.face else None
     return {
         "id": card.id,
         "name": card.name,
         "family": card.family,
-        "src": card_src(card.face) if card.face else None,
+        "src": face.src if face else None,
+        "css": face.css if face else "",
     }
 
 

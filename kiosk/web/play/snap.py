@@ -22,7 +22,7 @@ from kiosk.games.cards import Card
 from kiosk.games.core import GameError, Hearer
 from kiosk.web import tokens
 from kiosk.web.cardfaces import quoted
-from kiosk.web.cards import card_src, find_face
+from kiosk.web.cards import Face, card_face, find_face
 from kiosk.web.play.games import HUMAN, Game, NotOnTheList, PlayGame
 
 DEFAULT_LEVEL = "easy"
@@ -331,24 +331,33 @@ class CardLooks:
 
     def __init__(self, set_record: SetRecord) -> None:
         self.set_record = set_record
-        self._srcs: dict[str, str] = {}
+        self._faces: dict[str, Face] = {}
         self._looks: dict[str, SimpleNamespace] = {}
+
+    def face(self, face: str) -> Face:
+        """A card's picture (an engine card's ``face`` key): its photograph or its drawing."""
+        found = self._faces.get(face)
+        if found is None:
+            found = self._faces[face] = card_face(face)
+        return found
 
     def src(self, face: str) -> str:
         """The URL of a card picture (an engine card's ``face`` key)."""
-        found = self._srcs.get(face)
-        if found is None:
-            found = self._srcs[face] = card_src(face)
-        return found
+        return self.face(face).src
 
     def look(self, card: dict[str, Any] | None) -> SimpleNamespace | None:
-        """A card of the engine's view as the table shows it: ``id``, ``src`` and ``alt``."""
+        """A card of the engine's view as the table shows it: ``id``, ``src``, ``alt`` (its
+        name, photographed or drawn: what a visitor needs to play) and ``css``."""
         if card is None:
             return None
         found = self._looks.get(card["id"])
         if found is None:
+            face = self.face(card["face"])
             found = SimpleNamespace(
-                id=card["id"], src=self.src(card["face"]), alt=card_alt(card, self.set_record)
+                id=card["id"],
+                src=face.src,
+                alt=card_alt(card, self.set_record),
+                css=face.css,
             )
             self._looks[card["id"]] = found
         return found
@@ -426,8 +435,8 @@ class Snap(PlayGame):
         return [] if kitty is None else [f"Counters paid: {kitty}"]
 
     def plays(self, set_record: SetRecord) -> bool:
-        """Every set plays Snap."""
-        return True
+        """Every set with cards plays Snap (a record whose cards are not recorded has none)."""
+        return set_record.cards_listed
 
     def choices(self, set_record: SetRecord, deck: list[Card]) -> dict[str, Any]:
         """How many computer players, how quick, which rules (the set's own first)."""

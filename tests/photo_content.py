@@ -35,6 +35,7 @@ FACES = (
     ("Ship Ahoy", (20, 70, 110)),
     ("Fire Engine", (200, 40, 30)),
 )
+FRONTS = [name for name, _ in FACES]  # the cards whose fronts a visitor may see
 FLAGGED_FACE = "Golly Oh Golly!"
 FLAGGED_FRONT = "images/test-photographs/golly.jpg"
 FLAGGED_PACK = "images/test-photographs/pack.jpg"
@@ -43,6 +44,41 @@ NOTE = (
     "      shows: a golliwog, a racist caricature drawn from blackface minstrelsy\n"
     "      note: golliwog\n"
 )
+
+
+# A two-player Snap step-through with the photographed pack (its flagged card left out of
+# play): Harbour Light meets Harbour Light at step 4, and every photographed card of it is
+# face up by step 10. Tests write it as games/snap/photographs.md.
+SCENARIO = """---
+kind: scenario
+game: snap
+slug: photographs
+variant: classic
+title: Snap with the photographed pack
+summary: Two players turn cards from the photographed pack, and call "Snap!" on a match.
+deck: test-photographs
+players: 2
+order: 95
+cards:
+  - fire-engine-1
+  - the-milk-cart-1
+  - top-hat-1
+  - kite-day-1
+  - harbour-light-1
+  - harbour-light-2
+actions:
+  - turn: 1
+  - turn: 2
+  - call: 2
+    ms: 300
+  - turn: 1
+  - turn: 2
+  - turn: 1
+  - turn: 2
+steps:
+  3: Player 1 turns up the top card of their pile.
+---
+"""
 
 
 def photograph(path: Path, size: tuple[int, int], colour: tuple[int, int, int], seed: int) -> None:
@@ -168,3 +204,10 @@ def photo_content(tmp_path: Path, make: bool = True) -> Path:
     target = tmp_path / "content"
     shutil.copytree(_BUILT[make], target)
     return target
+
+
+def editable_copy(made: Path, tmp_path: Path) -> Path:
+    """A copy of a made photo content folder that one test may change."""
+    copy = tmp_path / "content"
+    shutil.copytree(made, copy)
+    return copy

@@ -15,12 +15,19 @@ from __future__ import annotations
 
 import hashlib
 import re
-import shutil
 import time
 from pathlib import Path
 
 import pytest
-from photo_content import CC_BY, FLAGGED_FRONT, FLAGGED_PACK, SLUG, photo_content
+from photo_content import (
+    CC_BY,
+    FLAGGED_FRONT,
+    FLAGGED_PACK,
+    SCENARIO,
+    SLUG,
+    editable_copy,
+    photo_content,
+)
 from test_kiosk_crawl import crawl
 
 from kiosk import create_app
@@ -39,37 +46,6 @@ TITLE = "A photographed Snap pack (made up for the tests)"
 FLAGGED_KEY = "golly-oh-golly"
 SECRET = "covered-pictures"
 SAME_ORIGIN = {"Sec-Fetch-Site": "same-origin"}  # "View card" pressed inside the embed
-# A Snap step-through with the photographed pack (its flagged card is left out of play)
-SCENARIO = """---
-kind: scenario
-game: snap
-slug: photographed-pack
-variant: classic
-title: Snap with the photographed pack
-summary: Two players turn cards from the photographed pack, and call "Snap!" on a match.
-deck: test-photographs
-players: 2
-order: 96
-cards:
-  - fire-engine-1
-  - the-milk-cart-1
-  - top-hat-1
-  - kite-day-1
-  - harbour-light-1
-  - harbour-light-2
-actions:
-  - turn: 1
-  - turn: 2
-  - call: 2
-    ms: 300
-  - turn: 1
-  - turn: 2
-  - turn: 1
-  - turn: 2
-steps:
-  3: Player 1 turns up the top card of their pile.
----
-"""
 # Another set that names the flagged files without flagging them: the cover is the file's
 ANOTHER_SET = f"""---
 kind: set
@@ -106,16 +82,14 @@ A record that names three photographs.
 @pytest.fixture(scope="module")
 def made(tmp_path_factory):
     content = photo_content(tmp_path_factory.mktemp("covered"))
-    (content / "games" / "snap" / "photographed-pack.md").write_text(SCENARIO, encoding="utf-8")
+    (content / "games" / "snap" / "photographs.md").write_text(SCENARIO, encoding="utf-8")
     return content
 
 
 @pytest.fixture
 def content(made, tmp_path):
     """A copy of the photographed content that a test may change."""
-    copy = tmp_path / "content"
-    shutil.copytree(made, copy)
-    return copy
+    return editable_copy(made, tmp_path)
 
 
 def client_for(content: Path, **config):
@@ -341,8 +315,8 @@ PAGES = [
     "/notes/golliwog",
     "/patterns",
     "/rules/",
-    *(f"/rules/snap/photographed-pack/{n}" for n in range(1, 11)),
-    "/rules/snap/photographed-pack/steps.json",
+    *(f"/rules/snap/photographs/{n}" for n in range(1, 11)),
+    "/rules/snap/photographs/steps.json",
     f"/cards/{SLUG}/{FLAGGED_KEY}.svg",
     f"/cards/{SLUG}/back.svg",
     "/healthz",

@@ -15,8 +15,10 @@ from photo_content import (
     CC_BY,
     FLAGGED_FRONT,
     FLAGGED_PACK,
+    FRONTS,
     IN_COPYRIGHT,
     SLUG,
+    editable_copy,
     photo_content,
     pictures_of,
 )
@@ -32,16 +34,6 @@ TITLE = "A photographed Snap pack (made up for the tests)"
 SUMMARY = "A pack made up for the tests, with made-up photographs of every part."
 ATTRACT_SUMMARY = "A pack made up for the tests."
 CREDIT = "Photograph made up for the kiosk's tests"
-FRONTS = [
-    "Harbour Light",
-    "The Milk Cart",
-    "Top Hat",
-    "Kite Day",
-    "Post Early",
-    "Ice Cream",
-    "Ship Ahoy",
-    "Fire Engine",
-]
 LABELS = [
     "The case.",
     "The box.",
@@ -64,9 +56,7 @@ def client(made):
 @pytest.fixture
 def content(made, tmp_path):
     """A copy of the photographed content that a test may change."""
-    copy = tmp_path / "content"
-    shutil.copytree(made, copy)
-    return copy
+    return editable_copy(made, tmp_path)
 
 
 def client_for(content: Path, **config):

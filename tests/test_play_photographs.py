@@ -16,7 +16,16 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
-from photo_content import CC_BY, FLAGGED_FRONT, FLAGGED_PACK, IN_COPYRIGHT, SLUG, photo_content
+from photo_content import (
+    CC_BY,
+    FLAGGED_FRONT,
+    FLAGGED_PACK,
+    FRONTS,
+    IN_COPYRIGHT,
+    SCENARIO,
+    SLUG,
+    photo_content,
+)
 from PIL import Image
 
 from kiosk import create_app
@@ -27,51 +36,10 @@ from kiosk.web.cards import PHOTO_CLASS, PLAY_WIDTH, PRINT_WIDTH, card_face, fac
 from kiosk.web.content import entry
 from kiosk.web.play.games import card_view
 
-PHOTOGRAPHED = [
-    "Harbour Light",
-    "The Milk Cart",
-    "Top Hat",
-    "Kite Day",
-    "Post Early",
-    "Ice Cream",
-    "Ship Ahoy",
-    "Fire Engine",
-]
+PHOTOGRAPHED = FRONTS
 MADE = re.compile(r"^/media/pictures/(?P<pid>[a-z0-9-]+)/w(?P<w>[0-9]+)\.jpg$")
 DRAWN = re.compile(r"^/cards/test-photographs/(?P<face>[a-z0-9-]+)\.svg$")
 COVERED_PIDS = {picture_id(FLAGGED_FRONT), picture_id(FLAGGED_PACK)}
-# A two-player Snap step-through with the photographed pack: Harbour Light meets Harbour
-# Light at step 4, and every photographed card of it is face up by step 10.
-SCENARIO = """---
-kind: scenario
-game: snap
-slug: photographs
-variant: classic
-title: Snap with the photographed pack
-summary: Two players turn cards from the photographed pack, and call "Snap!" on a match.
-deck: test-photographs
-players: 2
-order: 95
-cards:
-  - fire-engine-1
-  - the-milk-cart-1
-  - top-hat-1
-  - kite-day-1
-  - harbour-light-1
-  - harbour-light-2
-actions:
-  - turn: 1
-  - turn: 2
-  - call: 2
-    ms: 300
-  - turn: 1
-  - turn: 2
-  - turn: 1
-  - turn: 2
-steps:
-  3: Player 1 turns up the top card of their pile.
----
-"""
 
 
 def slug_of(name: str) -> str:

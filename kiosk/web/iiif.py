@@ -19,25 +19,17 @@ from kiosk.catalogue.schema import SetRecord, TermsRecord
 from kiosk.catalogue.terms import DEFAULT_TERMS, find_term
 from kiosk.web.content import catalogue, current, entry, is_covered
 from kiosk.web.oembed import PROVIDER
+from kiosk.web.pages import FACT_FIELDS
 
 bp = Blueprint("iiif", __name__)
 
 PRESENTATION_TYPE = 'application/ld+json;profile="http://iiif.io/api/presentation/3/context.json"'
 MAX_AGE = 3600
 NOT_RECORDED = "not recorded"
-# The record's fields a manifest's metadata gives, with their labels (the set page's words)
-METADATA = (
-    ("accession", "Accession number"),
-    ("historic_title", "Title as printed"),
-    ("object_type", "Object type"),
-    ("date", "Date"),
-    ("maker", "Maker or publisher"),
-    ("place", "Place"),
-    ("materials", "Materials and techniques"),
-    ("dimensions", "Dimensions"),
-    ("card_count", "Number of cards"),
-    ("credit_line", "Credit line"),
-)
+# The set page's facts, but its long prose (a viewer's side panel shows short facts; the
+# homepage link leads to the rest)
+PROSE = frozenset({"physical_description", "marks", "history"})
+METADATA = tuple((name, label) for name, label in FACT_FIELDS if name not in PROSE)
 SHOWS_WORDS = {
     "case": "The case",
     "box": "The box",

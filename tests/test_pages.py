@@ -745,3 +745,12 @@ def test_css_respects_reduced_motion_and_has_focus_rings():
     assert "url(http" not in CSS and "@import" not in CSS and "@font-face" not in CSS
     html = rule("html")
     assert html["font-size"].startswith("clamp(1.125rem")  # at least 18 px
+
+
+@pytest.mark.parametrize("slug", SET_SLUGS)
+def test_a_sets_description_for_link_previews_is_its_attract_summary_where_it_has_one(client, slug):
+    """A preview or a search result shows it out of the page's context, as the loop does."""
+    record = SNAPSHOT.sets[slug].record
+    meta = get_page(client, f"/sets/{slug}").select_one("meta[name=description]")["content"]
+    wanted = record.attract_summary or record.summary
+    assert " ".join(meta.split()) == " ".join(plain(wanted).split())

@@ -19,7 +19,7 @@ from kiosk.catalogue.schema import SetRecord, TermsRecord
 from kiosk.catalogue.terms import DEFAULT_TERMS, find_term
 from kiosk.web.content import catalogue, current, entry, is_covered
 from kiosk.web.oembed import PROVIDER
-from kiosk.web.pages import FACT_FIELDS
+from kiosk.web.pages import FACT_FIELDS, SHOWS_WORDS
 
 bp = Blueprint("iiif", __name__)
 
@@ -30,13 +30,6 @@ NOT_RECORDED = "not recorded"
 # homepage link leads to the rest)
 PROSE = frozenset({"physical_description", "marks", "history"})
 METADATA = tuple((name, label) for name, label in FACT_FIELDS if name not in PROSE)
-SHOWS_WORDS = {
-    "case": "The case",
-    "box": "The box",
-    "instruction-card": "The instruction card",
-    "pack": "The pack laid out",
-    "card": "A card",
-}
 
 
 def _made_in_full(made: Made | None) -> bool:

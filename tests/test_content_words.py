@@ -128,12 +128,27 @@ def shipped_terms() -> tuple[str, ...]:
 
 
 @pytest.mark.parametrize(
-    "written", ["Golliwogs", "GOLLYWOGG", "Gollie", "a wog", "Golly Oh Golly!", "Piccaninnies"]
+    "written",
+    [
+        "Golliwogs",
+        "GOLLYWOGG",
+        "Gollie",
+        "a wog",
+        "Golly Oh Golly!",
+        "Piccaninnies",
+        "Negroes",
+        "a Kaffir lily",
+        "Chinamen",
+        "Mulattoes",
+    ],
 )
 def test_the_shipped_terms_catch_common_spellings_and_slurs(written):
     assert find_term(shipped_terms(), [written])
 
 
-@pytest.mark.parametrize("everyday", ["Wogan's card", "a woggle", "Jolly Jack Tar"])
+@pytest.mark.parametrize(
+    "everyday",
+    ["Wogan's card", "a woggle", "Jolly Jack Tar", "Montenegro", "Negroni", "China man-of-war"],
+)
 def test_the_shipped_terms_leave_everyday_words_alone(everyday):
     assert find_term(shipped_terms(), [everyday]) is None

@@ -17,9 +17,9 @@ The time model, in seconds, of one game:
 
     minutes = (computer asks x PACE + visitor asks x THINK) / 60
 
-* PACE is the play page's pace between two computer moves, ``HappyFamilies.pace`` (2.2 s:
-  play.js posts "Next" that long after each table is shown; the server's reply, a few ms,
-  is left out);
+* PACE is the play page's pace between two computer moves, ``HappyFamilies.pace_for`` (2.2 s
+  with two computer players, 1.7 s with three: play.js posts "Next" that long after each
+  table is shown; the server's reply, a few ms, is left out);
 * THINK is the visitor's stated time for one ask: read the table, tap a player, tap a card
   (``--think``, 5 s by default).
 
@@ -46,7 +46,6 @@ from kiosk.games import happy_families as hf
 from kiosk.games.happy_families.game import GAME_TYPE
 from kiosk.web.play.happy_families import DEFAULT_LEVEL, HappyFamilies
 
-PACE = HappyFamilies.pace / 1000
 VISITOR = 0
 SETS = ("twizzles-happy-families", "jaques-happy-families")
 
@@ -57,11 +56,12 @@ class Game:
 
     asks: list[int]
     won: bool
+    pace: float  # seconds after each computer move, as the play page paces this table
 
     def minutes(self, think: float) -> float:
         """The game's length by the model in the docstring."""
         computer = sum(self.asks) - self.asks[VISITOR]
-        return (computer * PACE + self.asks[VISITOR] * think) / 60
+        return (computer * self.pace + self.asks[VISITOR] * think) / 60
 
 
 def play(deck: list, bots: int, level: str, visitor: str, seed: int) -> Game:
@@ -83,7 +83,8 @@ def play(deck: list, bots: int, level: str, visitor: str, seed: int) -> Game:
         action = {k: v for k, v in action.items() if k != "why"}
         state, _ = hf.apply(state, action)
         asks[seat] += 1
-    return Game(asks, VISITOR in hf.result(state)["winners"])
+    pace = HappyFamilies().pace_for(state) / 1000
+    return Game(asks, VISITOR in hf.result(state)["winners"], pace)
 
 
 def quantile(values: list[float], q: float) -> float:
@@ -115,7 +116,7 @@ def main() -> None:
     args = parser.parse_args()
     snapshot = Catalogue(ROOT / "content").current()
     print(
-        f"{args.games} games a row; pace {PACE:.1f} s a computer ask, think {args.think:.1f} s"
+        f"{args.games} games a row; pace 2.2 s a computer ask (1.7 s with three), think {args.think:.1f} s"
         f" a visitor ask; computer players {DEFAULT_LEVEL}, classic rules\n"
     )
     print(

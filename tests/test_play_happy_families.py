@@ -599,3 +599,13 @@ def test_the_history_never_starts_with_an_answer_cut_from_its_ask(limit):
     said = pf.history(state, limit)
     assert 0 < len(said) <= max(2, limit)  # an ask and its answer at least
     assert re.search(r"^(You ask|\w+ \w+ asks) ", said[0]), said
+
+
+@pytest.mark.parametrize("bots, pace", [(2, 2200), (3, 1700)])
+def test_three_computer_players_pause_less_after_each_ask(app, client, bots, pace):
+    for _ in range(40):
+        response = start(client, bots=bots)
+        if game_of(app, response).state.turn != pf.HUMAN:
+            break
+    table = soup(response).find(id="happy-families-game")
+    assert table["data-pace"] == str(pace)

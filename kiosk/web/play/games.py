@@ -247,7 +247,11 @@ class TurnGame(PlayGame):
         if self.engine.is_over(game.state) or game.state.turn == HUMAN:
             return None
         override = current_app.config.get("PLAY_MORE_PACE_MS")
-        return int(override) if override else self.pace
+        return int(override) if override else self.pace_for(game.state)
+
+    def pace_for(self, state: Any) -> int:
+        """The pause after each computer move in ``state`` (the same at every table here)."""
+        return self.pace
 
 
 def card_view(card: Card) -> dict[str, Any]:

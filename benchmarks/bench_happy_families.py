@@ -116,7 +116,8 @@ def main() -> None:
     args = parser.parse_args()
     snapshot = Catalogue(ROOT / "content").current()
     print(
-        f"{args.games} games a row; pace 2.2 s a computer ask (1.7 s with three), think {args.think:.1f} s"
+        f"{args.games} games a row; pace 2.2 s a computer ask (1.7 s with three),"
+        f" think {args.think:.1f} s"
         f" a visitor ask; computer players {DEFAULT_LEVEL}, classic rules\n"
     )
     print(

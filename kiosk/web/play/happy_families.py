@@ -234,6 +234,7 @@ class HappyFamilies(TurnGame):
         as long between two of their own turns (5.1 s of asks, against 4.4 s with two) and a
         game on a big pack still ends within five minutes (benchmarks/bench_happy_families.py)."""
         return self.pace if state.players <= 3 else self.pace_of_four
+
     thinks_aloud = "remembering"
     your_turn_words = "It is your turn: choose a player to ask."
 

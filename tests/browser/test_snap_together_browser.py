@@ -18,6 +18,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .harness import assert_no_axe_violations, assert_targets_at_least, snap
+from .test_stage_browser import FITS, TOLERANCE, assert_fits, settled
 
 SETUP = "/sets/snap-standard-deck/play"
 CONFIG = {"PLAY_PACE_MS": 60_000, "PLAY_MAX_TURNS": 100, "PLAY_NONCE": "two-visitors"}
@@ -46,7 +47,8 @@ def start(page: Any, url: str, bots: str, variant: str) -> None:
     rules = page.locator(f"input[name=variant][value='{variant}']")
     if not rules.is_visible():  # the other rules are behind "More rules"
         page.locator("details:has(input[name=variant]) summary").click()
-    rules.check()
+    page.locator("label", has=rules).click()  # the label is what a finger taps
+    expect(rules).to_be_checked()
     page.get_by_role("button", name="Start").click()
     page.wait_for_function(PAINTS + " > 0")
 
@@ -200,3 +202,63 @@ def test_the_idle_reset_puts_an_abandoned_two_visitor_game_away(new_context, mak
     page.wait_for_url(server.url + "/", timeout=20_000)  # idle 3 s, then 3 s of countdown
     expect(page.locator("#play-form")).to_have_count(0)
     expect(page.locator("#main.page-home")).to_be_visible()
+
+
+# Two visitors on a phone: the parts of the table that must not lie on one another, and the
+# height of each visitor's face-up card.
+PHONE_TABLE = """() => {
+  const box = (el) => el.getBoundingClientRect();
+  const meets = (a, b) => a.left < b.right - 1 && b.left < a.right - 1
+    && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+  const name = (el) => el.id || [...el.classList].join('.');
+  const problems = [];
+  const cards = {};
+  for (const seat of document.querySelectorAll('.table__visitor .seat')) {
+    const parts = [...seat.querySelectorAll(
+      '.seat__name, .pile__button, .pile--up .card-img, .pile--up .pile__empty,'
+      + ' .pile__count, .snap-button')];
+    parts.forEach((a, i) => parts.slice(i + 1).forEach((b) => {
+      if (a.contains(b) || b.contains(a)) return;
+      if (meets(box(a), box(b))) problems.push(`${seat.id}: ${name(a)} lies on ${name(b)}`);
+    }));
+    const up = seat.querySelector('.pile--up .card-img, .pile--up .pile__empty');
+    cards[seat.id] = Math.round(box(up).height);
+  }
+  const regions = [...document.querySelectorAll(
+    '#game-status, .table__others .seat, .table__middle .pile, .controls')];
+  for (const strip of document.querySelectorAll('.table__visitor'))
+    for (const other of regions)
+      if (meets(box(strip), box(other)))
+        problems.push(`${name(strip)} lies on ${name(other)}`);
+  return {problems, cards};
+}"""
+
+
+@pytest.mark.parametrize(
+    ("bots", "variant"), [("0", "classic"), ("1", "snap-pool"), ("2", "snap-pool")]
+)
+def test_two_visitors_share_a_phone(new_context, make_server, bots, variant):
+    """390×844: each visitor's strip holds their piles (cards at least 56 px tall, side by side,
+    nothing on top of another) and their own buttons; the whole table fits, before a call and
+    after one."""
+    server = make_server(CONFIG)
+    context = new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    start(page, server.url, bots, variant)
+    for _ in range(3):
+        page.wait_for_function(QUIET)
+        next_card(page)
+    for moment in ("before a call", "after a call"):
+        page.wait_for_function(QUIET)
+        settled(page)
+        seen = page.evaluate(PHONE_TABLE)
+        assert not seen["problems"], (moment, seen["problems"])
+        assert min(seen["cards"].values()) >= 56, (moment, seen["cards"])
+        assert_fits([f"{moment}: {p}" for p in page.evaluate(FITS, [TOLERANCE])])
+        assert_targets_at_least(page)
+        if moment == "before a call":
+            n = page.evaluate(PAINTS)
+            touch(page, context.new_cdp_session(page), [0])
+            page.wait_for_function(AFTER, arg=n)
+    snap(page, f"snap-together-390x844-{bots}-{variant}", full_page=False)

@@ -151,7 +151,7 @@
     if (secret) tell({ message: "height", value: height, secret: secret });
   }
 
-  // Resizing the frame aborts a running view transition (the game table uses them), so the
+  // Resizing the frame aborts a running view transition (the rule step-throughs use them), so the
   // height waits until none is running.
   function transitionRunning() {
     if (document.activeViewTransition) {

@@ -24,9 +24,11 @@
  *   first tap on a card opens a short collection (COLLECT_MS), and every visitor's tap in it
  *   is posted in one request (the form's "calls"), for the engine to judge: one wins, or the
  *   variant's tie rule. The pace waits meanwhile. A visitor's second tap on one card is absorbed;
- * - cards are named for view transitions from data-vt* attributes (CSP forbids style="");
- * - the view transition of an action starts when its request is sent, so the old table is
- *   captured while the server answers, not after (htmx then morphs without one of its own).
+ * - cards travel from their old place to their new one (FLIP): just before an answer is
+ *   swapped in, the place of every card named by a data-vt* attribute is read; just after,
+ *   each card of the new table whose name was there is animated from the old place to its
+ *   own (Web Animations, a transform). No view transition: capturing the old table took a
+ *   rendering frame of its own on the path from a tap to its outcome (benchmarks/README.md).
  * htmx sends the forms and morphs #snap-game in place. Safe to load twice (boosted navigation).
  * window.kioskSnap.state is for tests and benchmarks; its notes go to window.kioskPlay.log.
  */
@@ -63,8 +65,8 @@
     call: null, // the call on its way: {act, turn, reaction, held} (held: not sent yet)
     called: null, // the turn of the card whose call was judged (another tap is absorbed)
     booted: null, // the #snap-game element last booted
-    viaTransition: false, // the current swap was handled inside htmx's view transition
-    early: null, // the view transition started with the current request (see startEarly)
+    places: null, // the named cards' places before the answer was swapped in (see move)
+    moving: null, // a promise: the cards of the last swap have landed
     steps: {} // performance.now() of the current request's steps (see mark)
   };
 
@@ -91,22 +93,69 @@
     play.note(type, data);
   }
 
-  // ------------------------------------------------------------ view transitions
+  // ------------------------------------------------------------ movement
 
-  function nameCards(phase) {
+  // how long a card takes to travel; a prefers-reduced-motion visitor sees it arrive in place
+  var MOVE_MS = 220;
+
+  function named(phase) {
+    // the table's cards by name: data-vt, or for the card about to be turned (old table)
+    // and the card just turned (new table) the name they share, data-vt-next / data-vt-turned
     var g = game();
-    if (!g) return;
-    var all = g.querySelectorAll("[data-vt], [data-vt-next], [data-vt-turned]");
-    all.forEach(function (el) {
-      el.style.viewTransitionName = "";
+    var out = {};
+    if (!g) return out;
+    var key = phase === "old" ? "vtNext" : "vtTurned";
+    g.querySelectorAll("[data-vt], [data-vt-next], [data-vt-turned]").forEach(function (el) {
+      var name = el.dataset[key] || el.dataset.vt;
+      if (name) out[name] = el;
     });
-    g.querySelectorAll("[data-vt]").forEach(function (el) {
-      el.style.viewTransitionName = el.dataset.vt;
+    return out;
+  }
+
+  function placesNow() {
+    var out = {};
+    var cards = named("old");
+    Object.keys(cards).forEach(function (name) {
+      out[name] = cards[name].getBoundingClientRect();
     });
-    var moving = phase === "old" ? "[data-vt-next]" : "[data-vt-turned]";
-    g.querySelectorAll(moving).forEach(function (el) {
-      el.style.viewTransitionName = phase === "old" ? el.dataset.vtNext : el.dataset.vtTurned;
+    return out;
+  }
+
+  function still() {
+    return window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  }
+
+  function move(places) {
+    // every card of the new table that was on the old one starts where it was and travels
+    // to its place: a promise that settles when all have landed
+    if (!places || still()) return Promise.resolve();
+    var cards = named("new");
+    var runs = [];
+    Object.keys(cards).forEach(function (name) {
+      var from = places[name];
+      var el = cards[name];
+      if (!from || typeof el.animate !== "function") return;
+      var to = el.getBoundingClientRect();
+      if (!to.width || !to.height || !from.width || !from.height) return;
+      var dx = from.left - to.left;
+      var dy = from.top - to.top;
+      var sx = from.width / to.width;
+      var sy = from.height / to.height;
+      if (Math.abs(dx) < 1 && Math.abs(dy) < 1 && Math.abs(sx - 1) < 0.02 && Math.abs(sy - 1) < 0.02) return;
+      el.classList.add("is-moving"); // above the table while it travels (snap.css)
+      var run = el.animate(
+        [
+          { transformOrigin: "0 0", transform: "translate(" + dx + "px, " + dy + "px) scale(" + sx + ", " + sy + ")" },
+          { transformOrigin: "0 0", transform: "none" }
+        ],
+        { duration: MOVE_MS, easing: "ease-out" }
+      );
+      var done = function () {
+        el.classList.remove("is-moving");
+      };
+      runs.push(run.finished.then(done, done));
     });
+    return Promise.all(runs);
   }
 
   function decoded() {
@@ -140,27 +189,10 @@
     });
   }
 
-  function afterTransitionPaint(vt, callback) {
-    // a view transition's "ready" settles in the frame that captures the new table and
-    // starts the animations: that frame shows it. Animation frame callbacks do not run in
-    // it (rendering is still suppressed when it begins), so afterNextPaint would wait for
-    // the frame after. Skipped before it animated: the next frame shows the DOM as it is.
-    vt.ready.then(
-      function () {
-        mark("ready");
-        afterTask(callback);
-      },
-      function () {
-        afterNextPaint(callback);
-      }
-    );
-  }
-
-  function painted(vt) {
+  function painted() {
     // the new table has been painted: note the moment (a call's reaction is measured from it)
     mark("decoded");
-    var wait = vt && vt.ready ? afterTransitionPaint.bind(null, vt) : afterNextPaint;
-    wait(function () {
+    afterNextPaint(function () {
       var g = game();
       if (!g) return;
       if (state.paintedAt === null || state.paintedTurn !== g.dataset.turn) {
@@ -177,13 +209,6 @@
       if (g.dataset.outcome) entry.outcome = g.dataset.outcome; // what the call came to
       note("painted", entry);
       play.shown(g);
-      if (steps.ready !== undefined) {
-        // for the benchmark's breakdown: where the mark fell before it was taken from
-        // "ready" (after the next animation frame, i.e. the frame after this one)
-        afterNextPaint(function () {
-          steps.frame_after = performance.now();
-        });
-      }
     });
   }
 
@@ -457,105 +482,19 @@
     return !!(src && src.id === "play-form");
   }
 
-  // The old table is captured in the first frame after the tap, while the request is out,
-  // instead of after the response (which cost a frame between the response and the swap).
-  // While the update waits the page shows its last frame: a server slower than EARLY_MS
-  // gets the transition skipped (the page is live again) and htmx's own at its response.
-  var EARLY_MS = 150;
-
-  function startEarly() {
-    if (typeof document.startViewTransition !== "function") return;
-    if (document.visibilityState !== "visible" || document.activeViewTransition) return;
-    var early = { vt: null, swapped: false, landed: false, skipped: false, timer: null };
-    early.captured = new Promise(function (resolve) {
-      early.capture = resolve;
-    });
-    var update = new Promise(function (resolve) {
-      early.land = function () {
-        if (early.landed) return;
-        early.landed = true;
-        clearTimeout(early.timer);
-        resolve();
-      };
-    });
-    nameCards("old");
-    mark("transition");
-    try {
-      early.vt = document.startViewTransition(function () {
-        mark("capture");
-        early.capture();
-        return update;
-      });
-    } catch (e) {
-      return;
-    }
-    [early.vt.ready, early.vt.updateCallbackDone, early.vt.finished].forEach(function (p) {
-      p.catch(function () {}); // skipped: handled where it matters (afterTransitionPaint)
-    });
-    early.timer = setTimeout(function () {
-      if (early.landed) return;
-      early.skipped = true;
-      early.vt.skipTransition();
-      early.capture();
-      early.land();
-    }, EARLY_MS);
-    state.early = early;
-  }
-
-  function holdAnswer(ctx, early) {
-    // an answer quicker than the capture of the old table waits for it: swapped in before,
-    // the new table would be captured as the old one and nothing would move. (htmx 4 calls
-    // ctx.fetch, set just before htmx:before:request: window.fetch unless replaced.)
-    var send = ctx.fetch;
-    if (typeof send !== "function") return;
-    ctx.fetch = function (url, init) {
-      return send(url, init).then(function (response) {
-        return early.captured.then(function () {
-          return response;
-        });
-      });
-    };
-  }
-
-  function onBeforeTransition(event) {
-    // htmx's own view transition: when there was no early one (or it was given up)
-    if (!ours(event)) return;
-    var detail = event.detail;
-    var task = detail.task;
-    nameCards("old");
-    mark("transition");
-    detail.task = function () {
-      mark("swap");
-      return Promise.resolve(task()).then(function () {
-        nameCards("new");
-        state.viaTransition = true;
-        return decoded();
-      }).then(function () {
-        painted(document.activeViewTransition);
-      });
-    };
-  }
-
   function onAfterSwap(event) {
     if (!ours(event)) {
       boot();
       return;
     }
-    var early = state.early;
-    if (early && !early.landed) {
-      early.swapped = true;
-      mark("swap");
-      nameCards("new");
-      decoded().then(function () {
-        painted(early.vt);
-        early.land();
-      });
-    } else if (!state.viaTransition) {
-      decoded().then(function () {
-        painted(null);
-      });
-    }
-    state.viaTransition = false;
+    mark("swap");
+    var places = state.places;
+    state.places = null;
+    var turn = game() ? game().dataset.turn : null;
+    state.moving = move(places).then(function () {
+      note("landed", { turn: turn });
+    });
+    decoded().then(painted);
   }
 
   function onBeforeRequest(event) {
@@ -563,42 +502,26 @@
     setBusy(true);
     state.steps = {};
     mark("request");
-    startEarly();
-    if (state.early) holdAnswer(event.detail.ctx, state.early);
   }
 
   function onBeforeSwap(event) {
     if (!ours(event)) return;
     mark("response");
-    var early = state.early;
-    if (!early || early.landed) return;
-    // the transition is already running: htmx swaps at once, without one of its own
-    event.detail.ctx.transition = false;
-    (event.detail.tasks || []).forEach(function (task) {
-      if (task.swapSpec && typeof task.swapSpec === "object") task.swapSpec.transition = false;
-      task.transition = false;
-    });
+    state.places = placesNow(); // the old table, as it is on screen
   }
 
   function onFinally(event) {
     if (!ours(event)) return;
     mark("done");
-    var early = state.early;
-    state.early = null;
-    if (early && !early.swapped && !early.landed) {
-      // nothing was swapped (an error, no content): let the page go on as it is
-      early.vt.skipTransition();
-      early.land();
-    }
-    var release = function () {
-      // one request at a time, as with htmx's own transitions: a tap while cards still
-      // move is held until they have landed
+    state.places = null;
+    var moving = state.moving || Promise.resolve();
+    state.moving = null;
+    moving.then(function () {
+      // one request at a time: a tap while cards still move is held until they have landed
       setBusy(false);
       judged();
       setTimeout(flush, 0);
-    };
-    if (early && !early.skipped) early.vt.finished.then(release, release);
-    else release();
+    });
   }
 
   function onError(event) {
@@ -628,16 +551,12 @@
     state.paintedAt = null; // a new page: its first paint starts the clock
     state.paintedTurn = null;
     preload(g);
-    nameCards("new");
-    decoded().then(function () {
-      painted(null);
-    });
+    decoded().then(painted);
   }
 
   document.addEventListener("pointerdown", onPointerDown, true);
   document.addEventListener("click", onClick, true);
   document.addEventListener("keydown", onKey);
-  document.addEventListener("htmx:before:viewTransition", onBeforeTransition);
   document.addEventListener("htmx:after:swap", onAfterSwap);
   document.addEventListener("htmx:before:request", onBeforeRequest);
   document.addEventListener("htmx:before:swap", onBeforeSwap);

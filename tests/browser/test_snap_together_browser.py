@@ -262,3 +262,55 @@ def test_two_visitors_share_a_phone(new_context, make_server, bots, variant):
             touch(page, context.new_cdp_session(page), [0])
             page.wait_for_function(AFTER, arg=n)
     snap(page, f"snap-together-390x844-{bots}-{variant}", full_page=False)
+
+
+# Where each named card was just before an answer was swapped in (as snap.js reads them).
+OLD_PLACES = """(() => {
+  window.__old = {};
+  document.addEventListener("htmx:before:swap", () => {
+    window.__old = {};
+    document.querySelectorAll("#snap-game [data-vt-next], #snap-game [data-vt]").forEach((el) => {
+      const r = el.getBoundingClientRect();
+      window.__old[el.dataset.vtNext || el.dataset.vt] = [r.left, r.top, r.right, r.bottom];
+    });
+  });
+})();"""
+# The card just turned, at the first moment of its travel: [seat name, where it was, where
+# it is drawn at the start of its animation], its animation then let run to the end.
+SETS_OFF = """() => {
+  const el = document.querySelector("#snap-game [data-vt-turned]");
+  if (!el) return null;
+  const runs = el.getAnimations().filter((a) => !(a instanceof CSSAnimation));
+  if (!runs.length) return null;
+  runs.forEach((a) => { a.pause(); a.currentTime = 0; });
+  const r = el.getBoundingClientRect();
+  runs.forEach((a) => a.finish());
+  return [el.dataset.vtTurned, window.__old[el.dataset.vtTurned] || null,
+          [r.left, r.top, r.right, r.bottom]];
+}"""
+
+
+@pytest.mark.parametrize(
+    "size",
+    [{"width": 1080, "height": 1920}, {"width": 1920, "height": 1080}],
+    ids=["portrait-orange-upside-down", "landscape"],
+)
+def test_each_visitors_card_sets_off_from_their_own_pile(new_context, make_server, size):
+    """A turned card's travel starts exactly where its pile was, for Blue and for Orange, whose
+    side of a portrait table is drawn upside down (a transform there runs the other way)."""
+    server = make_server(CONFIG)
+    page = new_context(viewport=size, has_touch=True, is_mobile=False).new_page()
+    page.add_init_script(OLD_PLACES)
+    start(page, server.url, "0", "classic")
+    checked: dict[str, list] = {}
+    for _ in range(6):
+        page.wait_for_function(QUIET)
+        next_card(page)
+        seen = page.evaluate(SETS_OFF)
+        if seen is None:
+            continue
+        name, old, drawn = seen
+        assert old is not None, seen
+        assert all(abs(a - b) <= 2 for a, b in zip(old, drawn, strict=True)), seen
+        checked[name] = drawn
+    assert set(checked) == {"flip-0", "flip-1"}, checked  # Blue's card and Orange's

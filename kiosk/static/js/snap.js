@@ -125,6 +125,19 @@
     return window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
   }
 
+  function upsideDown(el) {
+    // whether el is drawn upside down: inside a strip turned to face the far player
+    // (rotate: 180deg), where a transform's x and y run the other way
+    var angle = 0;
+    var root = game();
+    for (var node = el; node && node !== root; node = node.parentElement) {
+      var m = /^(-?[\d.]+)deg$/.exec(getComputedStyle(node).rotate || "");
+      if (m) angle += parseFloat(m[1]);
+    }
+    angle = ((angle % 360) + 360) % 360;
+    return Math.abs(angle - 180) < 45;
+  }
+
   function move(places) {
     // every card of the new table that was on the old one starts where it was and travels
     // to its place: a promise that settles when all have landed
@@ -137,8 +150,11 @@
       if (!from || typeof el.animate !== "function") return;
       var to = el.getBoundingClientRect();
       if (!to.width || !to.height || !from.width || !from.height) return;
-      var dx = from.left - to.left;
-      var dy = from.top - to.top;
+      // the card's own top left corner, where the transform is drawn from, is at its
+      // bottom right on screen when it is drawn upside down
+      var flipped = upsideDown(el);
+      var dx = flipped ? to.right - from.right : from.left - to.left;
+      var dy = flipped ? to.bottom - from.bottom : from.top - to.top;
       var sx = from.width / to.width;
       var sy = from.height / to.height;
       if (Math.abs(dx) < 1 && Math.abs(dy) < 1 && Math.abs(sx - 1) < 0.02 && Math.abs(sy - 1) < 0.02) return;

@@ -291,7 +291,10 @@ def test_a_reloaded_frame_carries_on_with_the_game(host, visitor):
     turn = frame.get_by_role("button", name="Turn your card")
     expect(turn).to_be_enabled()
     turn.tap()
-    frame.wait_for_function("() => Number(document.querySelector('#snap-game').dataset.step) > 0")
+    # the turned card's table shown, so kept (play.js keeps a game when it shows its table)
+    frame.wait_for_function(
+        "() => window.kioskPlay.log.some(e => e.type === 'shown' && Number(e.step) > 0)"
+    )
     before = frame.evaluate("() => document.querySelector('#snap-game').dataset.step")
     frame.evaluate("() => { window.beforeReload = true; setTimeout(() => location.reload(), 0); }")
     frame.wait_for_function("() => !window.beforeReload && document.readyState !== 'loading'")

@@ -33,6 +33,7 @@ import json
 import re
 import secrets
 import string
+import time
 from collections.abc import Callable, Iterator
 from typing import Any
 from urllib.request import urlopen
@@ -390,6 +391,37 @@ def test_wordpress_shows_the_frame_only_once_it_speaks(kiosk, make_server, visit
     expect(visitor.locator("blockquote")).to_be_hidden()
     expect(frame.get_by_role("button", name="Start")).to_be_visible()
     assert frame.evaluate("() => window.origin") == "null"  # the sandbox: an opaque origin
+
+
+def test_a_sandboxed_frame_boosts_nothing_however_late_its_script_comes(
+    kiosk, make_server, visitor
+):
+    """In WordPress's sandbox (an opaque origin) no link or form is boosted: htmx takes the
+    page's elements on a timer of its own, and one it took as boosted keeps the body's target
+    (#main), so "Carry on with your game" once swapped a table in place of the whole page.
+    embedded.js turns boosting off before htmx runs, even when it is the slowest to arrive."""
+
+    def late(route: Any) -> None:
+        time.sleep(0.4)  # a slow network for this one script: htmx is in before it
+        route.continue_()
+
+    visitor.context.route("**/js/embedded.js*", late)
+    html = wordpress_filter(oembed_html(kiosk, SNAP))
+    url = make_server(
+        app=html_app(page_html("Lesson", html, f"<script>{WP_EMBED_LISTENER}</script>"))
+    )
+    visitor.goto(url.at("localhost") + "/")
+    frame = our_frame(visitor, kiosk)
+    start = frame.get_by_role("button", name="Start")
+    expect(start).to_be_visible()
+    # htmx has taken the page (the Start form is its own), then: which did it boost?
+    frame.wait_for_function("() => !!document.querySelector('form.setup')._htmx")
+    boosted = frame.evaluate(
+        "() => [...document.querySelectorAll('a, form')]"
+        ".filter(e => e._htmx && e._htmx.boosted).map(e => e.outerHTML.slice(0, 80))"
+    )
+    assert boosted == []
+    assert frame.evaluate("() => document.body.dataset.hxBoost") == "false"
 
 
 @pytest.mark.expect_page_errors

@@ -103,9 +103,17 @@
 
   // ------------------------------------------------------------------ an opaque origin
 
-  if (opaque) {
+  // This script runs before htmx (base.html): htmx takes the page's links and forms once it
+  // has loaded (on a timer, which may come before DOMContentLoaded), and an element it has
+  // taken as boosted stays boosted, whatever its own target says. So boosting is turned off
+  // here first; htmx's request mode, read when a request is made, is set once htmx is there.
+  function corsMode() {
     if (window.htmx && window.htmx.config) window.htmx.config.mode = "cors";
+  }
+  if (opaque) {
     if (document.body) document.body.setAttribute("data-hx-boost", "false");
+    corsMode();
+    document.addEventListener("DOMContentLoaded", corsMode);
   }
 
   // ------------------------------------------------------------------ leaving the embed

@@ -969,3 +969,26 @@ def test_a_kept_state_carries_forward_as_a_full_replay_would(variant):
         for action in record[cut:]:
             kept, _ = snap.apply(kept, action)
         assert kept == state
+
+
+def test_a_next_action_is_asked_of_the_game_once_a_state(app, client, monkeypatch):
+    """The table, its pace and "Next" each want the game's own next move: one ask a state,
+    and a new ask once the state has changed."""
+    asked = []
+    kind = type(snap.GAME_TYPE)
+    real = kind.next_move
+
+    def counted(self, state, *args, **kwargs):
+        asked.append(state)
+        return real(self, state, *args, **kwargs)
+
+    monkeypatch.setattr(kind, "next_move", counted)
+    token = token_of(start(client, bots="2"))
+    for what in ("turn", "next", "next"):
+        asked.clear()
+        step = len(game_of(app, token).record.actions)
+        response = act(client, STANDARD, token, what, step=str(step))
+        assert response.status_code == 200
+        token = token_of(response)
+        # each state asked once, though the table, its pace and "Next" all want it
+        assert asked and len({id(s) for s in asked}) == len(asked), what

@@ -63,3 +63,10 @@ def test_result_words_for_the_visitor_and_for_an_onlooker() -> None:
     assert snap.result_words([0, 2], VISITOR) == "Game over — you share the win with Speedy Sid!"
     assert snap.result_words([1, 2], ONLOOKER) == "Game over — Player 2 and Player 3 share the win."
     assert snap.result_words([], ONLOOKER) == "The game is over."
+
+
+def test_said_pairs_each_event_that_speaks_with_its_sentence() -> None:
+    events = [turn(0, "QH", "up:0"), Event("quiet", {}), turn(1, "QS", "up:1")]
+    pairs = snap.said(events, VISITOR)
+    assert [e for e, _ in pairs] == [events[0], events[2]]
+    assert [w for _, w in pairs] == snap.sentences(events, VISITOR)

@@ -49,4 +49,4 @@ from kiosk.games.snap.rules import (
 )
 from kiosk.games.snap.state import SnapState, Window, card_json, expand_deck
 from kiosk.games.snap.view import places, public_state, view
-from kiosk.games.snap.words import MISTAKE_WORDS, result_words, sentences
+from kiosk.games.snap.words import MISTAKE_WORDS, result_words, said, sentences

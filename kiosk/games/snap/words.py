@@ -68,13 +68,18 @@ def result_words(winners: Sequence[int], h: Hearer) -> str:
 
 def sentences(events: Sequence[Event], hearer: Hearer) -> list[str]:
     """The events that say something, in words, as ``hearer`` hears them."""
+    return [words for _, words in said(events, hearer)]
+
+
+def said(events: Sequence[Event], hearer: Hearer) -> list[tuple[Event, str]]:
+    """Each event that says something with its words (a table picks some of them again)."""
     me = hearer.me
     called = me is not None and any(e.type == "call" and e.data.get("player") == me for e in events)
     out = []
     for e in events:
         words = _sentence(e.type, e.data, hearer, called)
         if words:
-            out.append(words)
+            out.append((e, words))
     return out
 
 

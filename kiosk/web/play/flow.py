@@ -273,7 +273,9 @@ def render_game(
         over=game.engine.is_over(played.state) if over is None else over,
         again={"variant": variant, "level": level, "bots": bots, **ctx.get("again_more", {})},
     )
-    template = "play/_region.html" if wants_region() else "play/page.html"
+    # the table's own post: the game's table template itself (an include would copy the
+    # whole context once more), else the page around it
+    template = f"play/_{game.slug}.html" if wants_region() else "play/page.html"
     return render_template(template, **ctx), status
 
 

@@ -54,6 +54,8 @@ class Game:
     chosen: Any = None
     why: str | None = None  # what the computer player who just moved was thinking
     recorded: bool = True  # False once the state holds an action the record leaves out
+    # the game's own next move as last asked: (state, who it waits for, move); one ask a state
+    next_move: tuple[Any, Any, Any] | None = field(default=None, repr=False, compare=False)
 
     @property
     def level(self) -> str:

@@ -165,8 +165,13 @@ def next_action(game: Game) -> dict[str, Any] | None:
     """What "Next" (the page's pace) does now: a computer turn, a settle, or nothing (the
     game's own ``next_move``; with auto-turn on, the visitor's cards turn by themselves too)."""
     humans = () if game.record.settings.get("auto") else game.state.options.humans
+    asked = game.next_move
+    if asked is not None and asked[0] is game.state and asked[1] == humans:
+        return asked[2]  # the table, its pace and "Next" all ask it of one state
     level = game.state.options.level
-    return snap.GAME_TYPE.next_move(game.state, humans, lambda seat: snap.make_bot(level, seat))
+    action = snap.GAME_TYPE.next_move(game.state, humans, lambda seat: snap.make_bot(level, seat))
+    game.next_move = (game.state, humans, action)
+    return action
 
 
 def names(options: snap.SnapOptions) -> list[str]:
@@ -198,14 +203,14 @@ def card_alt(card: dict[str, Any] | None, set_record: SetRecord) -> str:
     return name
 
 
-def hearer(game: Game, set_record: SetRecord, who: list[str] | None = None) -> Hearer:
+def hearer(game: Game, looks: CardLooks, who: list[str] | None = None) -> Hearer:
     """The visitor at the table: "you", the computer seats by name (``who``, when the caller
-    has them already), cards by the set's names."""
+    has them already), cards by the set's names (as the table's pictures name them)."""
     cards = game.state.cards
     return Hearer(
         names(game.state.options) if who is None else who,
         None if mode(game.state.options) == TOGETHER else HUMAN,
-        lambda cid: card_alt(snap.card_json(cards[cid]), set_record),
+        lambda cid: looks.look(snap.card_json(cards[cid])).alt,  # type: ignore[union-attr]
     )
 
 
@@ -628,7 +633,7 @@ class Snap(PlayGame):
         looks: CardLooks = setup["card_looks"]
         look = looks.look
         who = names(o)
-        heard = hearer(game, set_record, who)
+        heard = hearer(game, looks, who)
         turns = [e.data["player"] for e in game.events if e.type == "turn"]
         current = None if o.speed else v["current"]
         who_plays = mode(o)
@@ -646,19 +651,16 @@ class Snap(PlayGame):
                 cards = [look(snap.card_json(s.cards[cid])) for cid in mark.cards]
                 mark = SimpleNamespace(kind=mark.kind, words=mark.words, cards=cards)
             visitor = p in o.humans if together else p == HUMAN
+            may = {a["type"] for a in snap.legal_actions(s, p)} if visitor else set()
             seats.append(
                 SimpleNamespace(
                     **{**info, **vars(_shown(top)), "current": current == p},
                     name=who[p],
                     visitor=visitor,
                     colour=VISITOR_NAMES[p].lower() if together and visitor else None,
-                    can_turn=visitor and can_turn_now(s, p),
-                    can_call=visitor
-                    and not s.over
-                    and any(a["type"] == "call" for a in snap.legal_actions(s, p)),
-                    can_pool=visitor
-                    and not s.over
-                    and any(a["type"] == "call-pool" for a in snap.legal_actions(s, p)),
+                    can_turn="turn" in may,
+                    can_call=not s.over and "call" in may,
+                    can_pool=not s.over and "call-pool" in may,
                     keys=VISITOR_KEYS[p] if together and visitor else None,
                     top_vt=f"card-{top.id}" if top else None,
                     turned=p in turns,
@@ -691,8 +693,9 @@ class Snap(PlayGame):
         if s.turn == 0:  # the first table preloads every face, so no turned card waits to load
             faces = sorted({looks.src(c.face) for c in s.cards.values() if c.face})
         said = [e for e in game.events if e.type != "game-over"]  # the result says who won
-        words = snap.sentences(said, heard)
-        outcomes = snap.sentences([e for e in said if e.type != "turn"], heard)
+        told_words = snap.said(said, heard)
+        words = [w for _, w in told_words]
+        outcomes = [w for e, w in told_words if e.type != "turn"]
         if note:
             words.append(note)
             outcomes.append(note)

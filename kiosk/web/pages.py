@@ -122,16 +122,15 @@ def play_links(record: SetRecord) -> list[PlayLink]:
 
 bp.add_app_template_global(quoted, "quoted")  # a global: macros imported without context use it
 bp.add_app_template_global(card_name, "card_name")  # a card the record does not name, said plainly
+bp.add_app_template_global(play_url, "play_game_url")
+bp.add_app_template_global(play_links, "play_links")
+bp.add_app_template_global(NOT_RECORDED, "NOT_RECORDED")  # type: ignore[arg-type]  # a constant
 
 
 @bp.app_context_processor
 def _layout() -> dict[str, Any]:
-    return {
-        "htmx_fragment": wants_fragment(),
-        "play_game_url": play_url,
-        "play_links": play_links,
-        "NOT_RECORDED": NOT_RECORDED,
-    }
+    """What differs by request (the rest are globals: no processor call a render)."""
+    return {"htmx_fragment": wants_fragment()}
 
 
 @bp.after_app_request

@@ -8,8 +8,6 @@ inline script.
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import Flask, request, url_for
 from markupsafe import escape
 
@@ -50,12 +48,8 @@ def shows_embed_panel() -> bool:
 
 
 def init_app(app: Flask) -> None:
-    """Give templates the snippet and the rule for showing the panel."""
-
-    @app.context_processor
-    def _teach() -> dict[str, Any]:
-        return {
-            "embed_snippet": embed_snippet,
-            "embed_page_url": embed_page_url,
-            "shows_embed_panel": shows_embed_panel,
-        }
+    """Give templates the snippet and the rule for showing the panel (globals: functions need
+    no context processor run on every render)."""
+    app.add_template_global(embed_snippet, "embed_snippet")
+    app.add_template_global(embed_page_url, "embed_page_url")
+    app.add_template_global(shows_embed_panel, "shows_embed_panel")

@@ -131,3 +131,24 @@ def test_a_registered_game_without_its_web_adapter_stops_the_start(higher, conte
     unregister_play(higher.GAME)
     with pytest.raises(RuntimeError, match="game 'higher' has no web adapter"):
         create_app({"TESTING": True, "CONTENT_DIR": str(content)})
+
+
+def test_its_rule_example_lays_the_table_out_as_its_adapter_says(client):
+    """The step-through's places, names and faces are the game's own (its adapter's
+    ``middle_places`` and ``seat_places``), not a list kept in the rules pages."""
+    deal = soup(client.get("/rules/higher/first/1"))
+    middle, *seats = deal.select("section.rules-area")
+    assert [p["data-place-name"] for p in middle.select(".rules-place")] == ["stock"]
+    assert middle.select_one(".rules-place__label").get_text().startswith("The pack")
+    assert all(li["data-up"] == "0" for li in middle.select("li.rules-card"))
+    later = soup(client.get("/rules/higher/first/4"))
+    for seat, area in enumerate(later.select("section.rules-area")[1:]):
+        names = [p["data-place-name"] for p in area.select(".rules-place")]
+        kinds = [n.partition(":")[0] for n in names]
+        assert kinds == sorted(kinds, key=["down", "up", "won"].index), names
+        assert all(n.endswith(f":{seat}") for n in names)
+        labels = {p["data-place-name"].partition(":")[0]: p for p in area.select(".rules-place")}
+        if "up" in labels:
+            assert labels["up"].select_one(".rules-place__label").get_text().startswith("Turned")
+            assert labels["up"].select_one("li.rules-card")["data-up"] == "1"
+    assert len(seats) == 2

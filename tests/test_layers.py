@@ -223,3 +223,66 @@ def test_each_function_local_import_says_why_it_is_not_at_the_top():
         "function-local imports without a reason in a comment on the line (move them to the"
         " top, or say why not):\n" + "\n".join(unexplained)
     )
+
+
+# Words some game uses that are also ordinary words of the shared code (an HTML table, a card
+# of a set, a family of cards, a link's target, a blueprint named play, a source's kind...).
+ORDINARY = {"box", "card", "claim", "family", "kind", "medium", "play", "table", "take", "target"}
+
+
+def _game_words(app) -> dict[str, str]:
+    """Every name a registered game gives: its own, its variants, levels, actions and their
+    fields, and the places its step-through lays out, each with what it is."""
+    from kiosk.games import registry
+    from kiosk.web.play.games import adapters
+
+    words: dict[str, str] = {}
+    for name in registry.games():
+        engine = registry.game(name).engine
+        words[name] = "a game"
+        for action, fields in engine.ACTION_FIELDS.items():
+            words.setdefault(action, f"{name}'s action")
+            words.update({f: f"{name}'s action field" for f in fields if f not in words})
+        words.update({v: f"{name}'s variant" for v in engine.VARIANTS if v not in words})
+        words.update({v: f"{name}'s level" for v in engine.LEVELS if v not in words})
+    with app.app_context():
+        for slug, game in adapters().items():
+            for kind in (*game.middle_places, *game.seat_places):
+                words.setdefault(kind, f"{slug}'s place")
+    return {w: what for w, what in words.items() if w not in ORDINARY}
+
+
+def _strings(path: Path) -> list[tuple[int, str]]:
+    """The string constants of a module, docstrings left out."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docs = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    return [
+        (node.lineno, node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs
+    ]
+
+
+def test_no_game_is_named_in_the_catalogue_or_the_shared_web_code(app):
+    """What is a game's own (its name, variants, levels, actions, places) is said in its package
+    and its web adapter only: the catalogue and the shared parts of the web read the registry."""
+    words = _game_words(app)
+    assert {"snap", "call-pool", "pool", "hand", "tricks", "woolworths"} <= set(words)
+    root = Path(__file__).resolve().parents[1] / "kiosk"
+    adapters = {root / "web" / "play" / f"{name.replace('-', '_')}.py" for name in words}
+    shared = [*(root / "catalogue").rglob("*.py"), *(root / "web").rglob("*.py")]
+    found = [
+        f"{path.relative_to(root)}:{line}: {text!r} is {words[text]}"
+        for path in shared
+        if path not in adapters
+        for line, text in _strings(path)
+        if text in words
+    ]
+    assert not found, "\n".join(found)

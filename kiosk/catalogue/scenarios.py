@@ -27,7 +27,7 @@ from kiosk.catalogue.read import KeyPath
 from kiosk.games import core, registry
 from kiosk.games.cards import Card
 from kiosk.games.core import Event, GameError, apply_moves
-from kiosk.games.game_type import Point
+from kiosk.games.game_type import AS_WRITTEN, Point
 from kiosk.games.trace import undo_moves
 
 
@@ -116,7 +116,8 @@ def attribution(cited: str) -> str:
 
 def engine_action(game: str, raw: Any, seats: int) -> tuple[dict[str, Any] | None, str | None]:
     """A curator's action (``{turn: 1}``, ``{call: 2, ms: 240}``) → the engine's, or why not."""
-    words = registry.game(game).scripting.actions
+    scripting = registry.game(game).scripting
+    words = scripting.actions
     if isinstance(raw, str) and raw in words:
         return None, f"'{raw}' needs a player: write '{raw}: 1'"
     if not isinstance(raw, dict):
@@ -135,19 +136,17 @@ def engine_action(game: str, raw: Any, seats: int) -> tuple[dict[str, Any] | Non
         return None, f"'{kind}' needs a player number from 1 to {seats}, not {player!r}"
     action: dict[str, Any] = {"type": kind, "player": player - 1}
     for key in words[kind]:
+        spec = scripting.fields.get(key, AS_WRITTEN)
         if key not in raw:
+            if spec.needed:
+                return None, f"'{kind}' needs '{key}:', {spec.needed}"
             continue
         value = raw[key]
-        if key == "ms":
-            action["reaction_ms"] = value
-        elif key == "target":
+        if spec.seat:
             if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= seats:
-                return None, f"target must be a player number from 1 to {seats}"
-            action["target"] = value - 1
-        else:
-            action[key] = value
-    if kind in ("call", "call-pool") and "reaction_ms" not in action:
-        return None, f"'{kind}' needs 'ms:', how quickly the call came (milliseconds)"
+                return None, f"{key} must be a player number from 1 to {seats}"
+            value -= 1
+        action[spec.engine_name or key] = value
     return action, None
 
 

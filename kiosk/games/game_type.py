@@ -55,6 +55,19 @@ def _no_options(players: int) -> Mapping[str, Any]:
 
 
 @dataclass(frozen=True)
+class ScriptField:
+    """How one field a curator writes in a scripted action (beside the player) reaches the
+    engine; a field a game does not describe goes as it is written."""
+
+    engine_name: str = ""  # the engine's name for it, where that differs ("ms" -> "reaction_ms")
+    seat: bool = False  # a player number: 1 to the seats in the file, counted from 0 by the engine
+    needed: str = ""  # the action cannot go without it: what it means, for the curator's message
+
+
+AS_WRITTEN = ScriptField()
+
+
+@dataclass(frozen=True)
 class Scripting:
     """What a rule example (a scripted game, docs/scenarios.md) may write and must show."""
 
@@ -62,6 +75,8 @@ class Scripting:
     points: Mapping[str, Point]  # what an example can say it shows (``shows:``)
     # variant -> the points every example of it shows, whatever else it declares
     required: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # how those fields reach the engine (Snap: a call's ``ms``; Happy Families: a ``target`` seat)
+    fields: Mapping[str, ScriptField] = field(default_factory=dict)
     # options a scripted run of ``players`` seats adds (Snap: every seat's calls are scripted)
     options: Callable[[int], Mapping[str, Any]] = _no_options
     # an action completed from the state it is played in (Snap: a call names the card turned)

@@ -9,6 +9,7 @@ after that step and the engine's public state.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,7 +32,7 @@ from kiosk.catalogue.store import Entry
 from kiosk.games import registry
 from kiosk.web.cards import back_src, card_face
 from kiosk.web.content import current
-from kiosk.web.play.games import adapter
+from kiosk.web.play.games import PlaceStyle, adapter
 
 bp = Blueprint("rules", __name__, url_prefix="/rules")
 
@@ -84,30 +85,14 @@ def dom_id(card_id: str) -> str:
     return re.sub(r"[^A-Za-z0-9_-]", "_", card_id)
 
 
-# What each place is called, whether its cards lie face up, and whether they are spread.
-def _place_style(hands_up: bool, place: str) -> tuple[str, bool, bool]:
-    kind, _, _ = place.partition(":")
-    styles = {
-        "box": ("The pack", False, False),
-        "stock": ("The pack", False, False),
-        "aside": ("Set aside", False, False),
-        "down": ("Face-down pile", False, False),
-        "up": ("Face-up pile", True, False),
-        "centre": ("The pile in the middle", True, False),
-        "pool": ("The pool", True, False),
-        "table": ("The table", True, True),
-        "hand": ("Hand", hands_up, True),
-        "captured": ("Captured", False, False),  # "place them face-down in a pile"
-        "tricks": ("Tricks", False, False),  # "lay down in front of him, face down"
-    }
-    return styles.get(kind, (place, True, False))
+UNNAMED = PlaceStyle("")  # a place its game does not describe: face up, stacked, its own name
 
 
 def _place(
-    run: Run, back: str, name: str, ids: list[str], printable_only: bool = False
+    run: Run, back: str, name: str, style: PlaceStyle, ids: list[str], printable_only: bool
 ) -> PlaceView:
-    label, up, spread = _place_style(adapter(run.game).hands_face_up, name)
     cards = []
+    up, spread = style.face_up, style.spread
     for i, cid in enumerate(ids):
         card = run.cards[cid]
         shown = up and (spread or i == len(ids) - 1)
@@ -126,50 +111,52 @@ def _place(
                 css=face.css if face else "",
             )
         )
-    note = ""
-    if name.startswith("tricks:") and ids:
-        families = list(dict.fromkeys(run.cards[c].family or "" for c in ids))
-        note = ", ".join(f for f in families if f)
-    return PlaceView(name, label, cards, spread, note)
+    kind = name.partition(":")[0]
+    note = adapter(run.game).place_note(kind, [run.cards[c] for c in ids]) if ids else ""
+    return PlaceView(name, style.label or kind, cards, spread, note)
+
+
+def _laid_out(
+    styles: Mapping[str, PlaceStyle], places: Mapping[str, list[str]]
+) -> list[tuple[str, PlaceStyle]]:
+    """``places`` (name -> cards) in the order its game lays them out, each with its style: the
+    kinds the game names first, in its order, then any other."""
+    order = {kind: i for i, kind in enumerate(styles)}
+    named = sorted(places, key=lambda n: order.get(n.partition(":")[0], len(order)))
+    return [(n, styles.get(n.partition(":")[0], UNNAMED)) for n in named]
 
 
 def table_of(
     run: Run, step: Step, set_record: SetRecord, back: str, printable_only: bool = False
 ) -> list[AreaView]:
-    """The table after ``step``: the middle first, then each player's side (``printable_only``:
-    for paper, a photograph only where its rights let it be printed)."""
-    places = step.places
+    """The table after ``step``: the middle first, then each player's side, laid out as the
+    game's adapter says (``printable_only``: for paper, a photograph only where its rights let
+    it be printed)."""
+    game = adapter(run.game)
     public = step.public
-    middle_names = ["box", "stock", "aside", "centre", "pool", "table"]
+    in_middle = {n: ids for n, ids in step.places.items() if ":" not in n}
     middle = [
-        _place(run, back, n, places.get(n, []), printable_only)
-        for n in middle_names
-        if n in places and (places[n] or n in ("pool", "centre", "table"))
+        _place(run, back, name, style, in_middle[name], printable_only)
+        for name, style in _laid_out(game.middle_places, in_middle)
+        if in_middle[name] or style.always
     ]
-    notes = adapter(run.game).table_notes(public)
-    areas = [AreaView("The middle of the table", middle, notes, narrow=" of the table")]
+    areas = [
+        AreaView(
+            "The middle of the table", middle, game.table_notes(public), narrow=" of the table"
+        )
+    ]
     for seat in range(run.players):
-        mine = [
-            _place(run, back, n, ids, printable_only)
-            for n, ids in places.items()
-            if n.rsplit(":", 1)[-1] == str(seat) and ":" in n
-        ]
-        order = {"down": 0, "up": 1, "hand": 0, "captured": 1, "tricks": 1}
-        mine.sort(key=lambda p: order.get(p.name.split(":")[0], 9))
-        seat_notes = []
-        counters = public.get("counters")
-        if isinstance(counters, list):
-            seat_notes.append(f"Counters: {counters[seat]}")
-        if public.get("dealer") == seat:
-            seat_notes.append("Dealer")
-        out = public.get("out")
-        if isinstance(out, list) and out[seat]:
-            seat_notes.append("Out of the game")
+        mine = {
+            n: c for n, c in step.places.items() if n.rpartition(":")[2] == str(seat) and ":" in n
+        }
         areas.append(
             AreaView(
                 seat_name(seat),
-                mine,
-                seat_notes,
+                [
+                    _place(run, back, name, style, mine[name], printable_only)
+                    for name, style in _laid_out(game.seat_places, mine)
+                ],
+                game.seat_notes(public, seat),
                 current=public.get("current") == seat and not public.get("over"),
             )
         )

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from kiosk.games import happy_families as engine  # this package, still being imported
 from kiosk.games.cards import Card
 from kiosk.games.core import DeckRefused
-from kiosk.games.game_type import GameType, Point, Scripting, has
+from kiosk.games.game_type import GameType, Point, ScriptField, Scripting, has
 from kiosk.games.happy_families.deck import playable_deck
 from kiosk.games.happy_families.options import ACTION_FIELDS, GAME
 from kiosk.games.happy_families.words import spoken_deck
@@ -30,6 +30,9 @@ def deal_from(cards: Sequence[Card]) -> list[Card]:
 
 SCRIPTING = Scripting(
     actions=ACTION_FIELDS,
+    fields={
+        "target": ScriptField(seat=True)
+    },  # the player asked, numbered as the file numbers seats
     points={
         "give": Point(has("give"), "a card handed over"),
         "refuse": Point(has("refuse"), "a refusal passing the turn"),

@@ -10,7 +10,7 @@ from typing import Any
 from kiosk.games import snap as engine  # this package, still being imported: used as it is
 from kiosk.games.cards import Card
 from kiosk.games.core import Event, Hearer
-from kiosk.games.game_type import GameType, Point, Scripting, has
+from kiosk.games.game_type import GameType, Point, ScriptField, Scripting, has
 from kiosk.games.snap.options import ACTION_FIELDS, BASIC, DIAGRAM, GAME, WOOLWORTHS
 from kiosk.games.snap.rules import can_turn
 from kiosk.games.snap.state import SnapState
@@ -64,6 +64,8 @@ def _together(moment: Any) -> bool:
 
 SCRIPTING = Scripting(
     actions=ACTION_FIELDS,
+    # a scripted call says how quickly it came: who calls first is decided by it
+    fields={"ms": ScriptField("reaction_ms", needed="how quickly the call came (milliseconds)")},
     points={
         "snap": Point(has("snap"), "a snap won"),
         "centre-snap": Point(has("snap", _centre), "a snap on the centre"),

@@ -15,7 +15,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from types import ModuleType
+from types import MappingProxyType, ModuleType
 from typing import Any
 
 from flask import current_app
@@ -63,6 +63,17 @@ class Game:
         return str(self.record.settings.get("level", ""))
 
 
+@dataclass(frozen=True)
+class PlaceStyle:
+    """How a rule step-through shows one kind of the engine's places (its name before
+    ``:seat``): what it is called, whether its cards lie face up, whether they are spread."""
+
+    label: str
+    face_up: bool = True
+    spread: bool = False  # cards side by side (a hand, the table) rather than stacked
+    always: bool = False  # a place in the middle shown even when it is empty
+
+
 class PlayGame:
     """One game's part of the play flow; a subclass says what is that game's own."""
 
@@ -80,7 +91,11 @@ class PlayGame:
     # A game that brings its own templates and static files (not the kiosk's folders): a
     # folder holding ``templates/play/_<slug>.html`` … and ``static/css/<slug>.css`` …
     folder: str | None = None
-    hands_face_up: bool = True  # a hand is held up to its player (Snap's lie face down)
+    # How a rule step-through lays the engine's places out: the middle's kinds in the order
+    # shown, then each seat's. A kind not named here is shown under its own name, face up,
+    # stacked, after the named ones.
+    middle_places: Mapping[str, PlaceStyle] = MappingProxyType({})
+    seat_places: Mapping[str, PlaceStyle] = MappingProxyType({})
 
     def rules_slug(self, variant: str) -> str:
         """The rule example a table links to for ``variant`` (``/rules/<game>/<slug>``)."""
@@ -95,6 +110,14 @@ class PlayGame:
         """What a rule step-through says beside the middle of the table (the game's public
         counters, e.g. the deal), from the engine's ``public_state``."""
         return []
+
+    def seat_notes(self, public: Mapping[str, Any], seat: int) -> list[str]:
+        """What a rule step-through says beside a player's side of the table (the dealer)."""
+        return ["Dealer"] if public.get("dealer") == seat else []
+
+    def place_note(self, kind: str, cards: list[Card]) -> str:
+        """What a step-through says of one place's cards beyond their count ("" for nothing)."""
+        return ""
 
     @property
     def slug(self) -> str:

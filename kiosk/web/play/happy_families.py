@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 from kiosk.catalogue.schema import CardFace, SetRecord
@@ -19,7 +20,7 @@ from kiosk.games.cards import Card
 from kiosk.games.core import Event, IllegalAction
 from kiosk.games.happy_families import words as hfw
 from kiosk.web import tokens
-from kiosk.web.play.games import HUMAN, Game, NotOnTheList, TurnGame, card_view
+from kiosk.web.play.games import HUMAN, Game, NotOnTheList, PlaceStyle, TurnGame, card_view
 
 DEFAULT_LEVEL = "forgetful"
 DEFAULT_BOTS = 2
@@ -237,6 +238,24 @@ class HappyFamilies(TurnGame):
 
     thinks_aloud = "remembering"
     your_turn_words = "It is your turn: choose a player to ask."
+    middle_places = MappingProxyType(
+        {
+            "box": PlaceStyle("The pack", face_up=False),
+            "stock": PlaceStyle("The pack", face_up=False),
+        }
+    )
+    seat_places = MappingProxyType(
+        {
+            "hand": PlaceStyle("Hand", spread=True),
+            "tricks": PlaceStyle("Tricks", face_up=False),  # "lay down in front of him, face down"
+        }
+    )
+
+    def place_note(self, kind: str, cards: list[Card]) -> str:
+        """A player's tricks: the families they hold, in the order they were laid down."""
+        if kind != "tricks":
+            return ""
+        return ", ".join(f for f in dict.fromkeys(c.family or "" for c in cards) if f)
 
     def choices(self, set_record: SetRecord, deck: list[Card]) -> dict[str, Any]:
         """How many computer players, how good their memory, which rules; the families."""

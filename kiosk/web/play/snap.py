@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from types import SimpleNamespace
+from types import MappingProxyType, SimpleNamespace
 from typing import Any
 
 from flask import current_app
@@ -23,7 +23,7 @@ from kiosk.games.core import GameError, Hearer
 from kiosk.web import tokens
 from kiosk.web.cardfaces import quoted
 from kiosk.web.cards import Face, card_face, find_face
-from kiosk.web.play.games import HUMAN, Game, NotOnTheList, PlayGame
+from kiosk.web.play.games import HUMAN, Game, NotOnTheList, PlaceStyle, PlayGame
 
 DEFAULT_LEVEL = "easy"
 DEFAULT_BOTS = 1
@@ -432,12 +432,29 @@ class Snap(PlayGame):
     own_script = True
     needs_level = False
     script_paced = True  # snap.js starts the pace when the new card has been painted
-    hands_face_up = False  # each player's cards are a face-down pile
+    middle_places = MappingProxyType(
+        {
+            "stock": PlaceStyle("The pack", face_up=False),
+            "aside": PlaceStyle("Set aside", face_up=False),
+            "centre": PlaceStyle("The pile in the middle", always=True),
+            "pool": PlaceStyle("The pool", always=True),
+        }
+    )
+    # each player's cards are a face-down pile, turned one by one onto their face-up pile
+    seat_places = MappingProxyType(
+        {"down": PlaceStyle("Face-down pile", face_up=False), "up": PlaceStyle("Face-up pile")}
+    )
 
     def table_notes(self, public: Mapping[str, Any]) -> list[str]:
         """The forfeits game's kitty of counters."""
         kitty = public.get("kitty")
         return [] if kitty is None else [f"Counters paid: {kitty}"]
+
+    def seat_notes(self, public: Mapping[str, Any], seat: int) -> list[str]:
+        """A player's counters (the forfeits game), and whether they are out."""
+        counters, out = public.get("counters"), public.get("out")
+        notes = [f"Counters: {counters[seat]}"] if isinstance(counters, list) else []
+        return notes + (["Out of the game"] if isinstance(out, list) and out[seat] else [])
 
     def plays(self, set_record: SetRecord) -> bool:
         """Every set with cards plays Snap (a record whose cards are not recorded has none)."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 from kiosk.catalogue.schema import SetRecord
@@ -19,7 +20,7 @@ from kiosk.games.cards import Card
 from kiosk.games.core import Event, Hearer, IllegalAction
 from kiosk.games.snitchems import words as snw
 from kiosk.web import tokens
-from kiosk.web.play.games import HUMAN, Game, NotOnTheList, TurnGame, card_view
+from kiosk.web.play.games import HUMAN, Game, NotOnTheList, PlaceStyle, TurnGame, card_view
 
 COMPUTER = 1
 DEFAULT_LEVEL = "beginner"
@@ -169,6 +170,19 @@ class Snitchems(TurnGame):
     pace = 1800  # time to read the computer's move before it plays again
     thinks_aloud = "careful"
     your_turn_words = "It is your turn."
+    middle_places = MappingProxyType(
+        {
+            "box": PlaceStyle("The pack", face_up=False),
+            "stock": PlaceStyle("The pack", face_up=False),
+            "table": PlaceStyle("The table", spread=True, always=True),
+        }
+    )
+    seat_places = MappingProxyType(
+        {
+            "hand": PlaceStyle("Hand", spread=True),
+            "captured": PlaceStyle("Captured", face_up=False),  # "place them face-down in a pile"
+        }
+    )
 
     def rules_slug(self, variant: str) -> str:
         """The one game's example begins with the deal."""

@@ -180,3 +180,29 @@ def test_a_snap_step_links_to_play_with_its_pack(client):
     assert "/games/snap" in hrefs
     if client.get("/sets/misc-869-1986/play").status_code == 200:
         assert "/sets/misc-869-1986/play" in hrefs
+
+
+@pytest.mark.parametrize("key", [k for k in SNAPSHOT.runs if k.startswith("snap/")])
+def test_the_pool_is_on_the_table_where_the_rules_have_one(client, key):
+    """As at the play table: a Snap variant with a pool shows it, empty or not, at every step;
+    one without never draws a pool (nobody should look for what the rules do not have)."""
+    from kiosk.games import snap
+
+    run = SNAPSHOT.runs[key]
+    has_pool = snap.options_from_json(run.options).has_pool
+    for n in range(1, len(run.steps) + 1):
+        page = soup(client.get(f"/rules/{key}/{n}"))
+        assert bool(page.select('[data-place-name="pool"]')) == has_pool, (key, n)
+
+
+def test_the_variants_with_a_pool_are_the_ones_whose_rules_send_cards_to_it():
+    from kiosk.games import snap
+
+    pooled = {v for v in snap.VARIANTS if snap.options_for(v).has_pool}
+    assert pooled == {
+        "snap-pool",
+        "woolworths",
+        "penalty-card-each",
+        "penalty-face-up-to-pool",
+        "penalty-face-down-to-pool",
+    }

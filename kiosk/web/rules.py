@@ -137,7 +137,7 @@ def table_of(
     in_middle = {n: ids for n, ids in step.places.items() if ":" not in n}
     middle = [
         _place(run, back, name, style, in_middle[name], printable_only)
-        for name, style in _laid_out(game.middle_places, in_middle)
+        for name, style in _laid_out(game.middle_layout(run.options), in_middle)
         if in_middle[name] or style.always
     ]
     areas = [

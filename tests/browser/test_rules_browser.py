@@ -241,6 +241,7 @@ SIZES = {
 # piles take a good share of it; Happy Families' long hands and Snitch'ems' spread share the
 # width out, most of all on a phone.
 LAYOUT_STEPS = {
+    "snap/classic/6": 0.2,  # no pool: the middle held the pack at the deal, and nothing since
     "snap/snap-pool/12": 0.2,
     "snap/woolworths/3": 0.2,
     "happy-families/classic/6": 0.11,

@@ -70,6 +70,11 @@ class SnapOptions:
         data["levels"] = list(self.levels)
         return data
 
+    @property
+    def has_pool(self) -> bool:
+        """Whether cards can go to a pool in the middle: calls tied, or a penalty paid into it."""
+        return self.pool or self.penalty in ("face-up-to-pool", "face-down-to-pool")
+
     def seat_level(self, seat: int) -> str:
         """The bot level of ``seat``."""
         return self.levels[seat] if seat < len(self.levels) else self.level

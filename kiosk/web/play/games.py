@@ -111,6 +111,11 @@ class PlayGame:
         counters, e.g. the deal), from the engine's ``public_state``."""
         return []
 
+    def middle_layout(self, options: Mapping[str, Any]) -> Mapping[str, PlaceStyle]:
+        """The middle's places for a game played with ``options`` (the engine's JSON of them):
+        ``middle_places``, unless the rules in play change which are there."""
+        return self.middle_places
+
     def seat_notes(self, public: Mapping[str, Any], seat: int) -> list[str]:
         """What a rule step-through says beside a player's side of the table (the dealer)."""
         return ["Dealer"] if public.get("dealer") == seat else []

@@ -440,6 +440,7 @@ class Snap(PlayGame):
             "pool": PlaceStyle("The pool", always=True),
         }
     )
+    _no_pool = MappingProxyType({**middle_places, "pool": PlaceStyle("The pool")})
     # each player's cards are a face-down pile, turned one by one onto their face-up pile
     seat_places = MappingProxyType(
         {"down": PlaceStyle("Face-down pile", face_up=False), "up": PlaceStyle("Face-up pile")}
@@ -449,6 +450,10 @@ class Snap(PlayGame):
         """The forfeits game's kitty of counters."""
         kitty = public.get("kitty")
         return [] if kitty is None else [f"Counters paid: {kitty}"]
+
+    def middle_layout(self, options: Mapping[str, Any]) -> Mapping[str, PlaceStyle]:
+        """The pool, empty or not, where the rules have one (as the table shows it in play)."""
+        return self.middle_places if snap.options_from_json(options).has_pool else self._no_pool
 
     def seat_notes(self, public: Mapping[str, Any], seat: int) -> list[str]:
         """A player's counters (the forfeits game), and whether they are out."""
@@ -740,7 +745,7 @@ class Snap(PlayGame):
             "turn": v["window"]["turn"] if v["window"] else s.turn,
             "can_turn": "turn" in legal,
             "can_call": "call" in legal,
-            "show_pool": o.pool or o.penalty in ("face-up-to-pool", "face-down-to-pool"),
+            "show_pool": o.has_pool,
             "can_pool": "call-pool" in legal,
             "forfeits": o.forfeits,
             "central": o.layout == "central",
@@ -760,11 +765,7 @@ class Snap(PlayGame):
             "own_pace": who_plays == OWN_PACE,
             "match_prompt": bool(prompt),
             "can_next": next_action(game) is not None or can_turn_now(s),
-            "visitor_keys": keys_words(
-                o.pool or o.penalty in ("face-up-to-pool", "face-down-to-pool")
-            )
-            if together
-            else [],
+            "visitor_keys": keys_words(o.has_pool) if together else [],
             "again_more": {"mode": who_plays},
         }
 

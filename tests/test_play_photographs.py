@@ -153,7 +153,7 @@ def face_imgs(page: BeautifulSoup) -> list:
 
 def faces_of(step: BeautifulSoup) -> list:
     """The face-up cards of a rule step (a face-down one shows the set's back)."""
-    return [img for img in step.select(".rules-card img") if not img["src"].endswith("/back.svg")]
+    return [img for img in step.select("#rules-table img") if not img["src"].endswith("/back.svg")]
 
 
 def assert_never_an_original_or_covered(html: str) -> None:
@@ -244,8 +244,8 @@ def test_a_covered_file_is_never_a_face_wherever_it_is_flagged(tmp_path):
     for html in pages:
         assert_never_an_original_or_covered(html)
         assert pid_of("Fire Engine") not in html
-    rule_step = soup(client.get("/rules/snap/photographs/10"))
-    drawn = {m["face"] for i in faces_of(rule_step) if (m := DRAWN.match(i["src"]))}
+    steps = [soup(client.get(f"/rules/snap/photographs/{n}")) for n in range(1, 11)]
+    drawn = {m["face"] for step in steps for i in faces_of(step) if (m := DRAWN.match(i["src"]))}
     assert {"top-hat", "kite-day", "fire-engine"} <= drawn
 
 
@@ -255,7 +255,7 @@ def test_before_kiosk_images_has_made_the_copies_every_face_is_drawn(tmp_path):
     faces = start(client).select_one("#snap-game")["data-faces"].split()
     assert {DRAWN.match(s)["face"] for s in faces} == {slug_of(n) for n in PHOTOGRAPHED}
     page = soup(client.get("/rules/snap/photographs/10"))
-    assert page.select(".rules-card img") and not page.select(f".{PHOTO_CLASS}")
+    assert page.select("#rules-table img") and not page.select(f".{PHOTO_CLASS}")
     assert_never_an_original_or_covered(page.decode())
 
 
@@ -265,12 +265,13 @@ def test_before_kiosk_images_has_made_the_copies_every_face_is_drawn(tmp_path):
 def test_a_rule_step_shows_the_photographs_named_as_cards(client):
     page = soup(client.get("/rules/snap/photographs/4"))
     faces = faces_of(page)
+    # named as the play table names them: a printed name is historic text, quoted
     assert [(MADE.match(i["src"])["pid"], i["alt"]) for i in faces] == [
-        (pid_of("Harbour Light"), "Harbour Light")
+        (pid_of("Harbour Light"), "“Harbour Light”")
     ] * 2
     assert all(PHOTO_CLASS in i["class"] and MADE.match(i["src"])["w"] == "320" for i in faces)
     late = soup(client.get("/rules/snap/photographs/10"))
-    shown = {MADE.match(i["src"])["pid"] for i in late.select(f".rules-card img.{PHOTO_CLASS}")}
+    shown = {MADE.match(i["src"])["pid"] for i in late.select(f"#rules-table img.{PHOTO_CLASS}")}
     # on the screen The Milk Cart is photographed: its rights hold back only paper
     assert pid_of("The Milk Cart") in shown
     assert_never_an_original_or_covered(late.decode())
@@ -281,7 +282,7 @@ def test_a_rule_step_draws_a_card_without_a_photograph(tmp_path):
     page = soup(app_for(content).test_client().get("/rules/snap/photographs/4"))
     faces = faces_of(page)
     assert [(i["src"], i["alt"], i["class"]) for i in faces] == [
-        ("/cards/test-photographs/harbour-light.svg", "Harbour Light", ["card-img"])
+        ("/cards/test-photographs/harbour-light.svg", "“Harbour Light”", ["card-img", "play-card"])
     ] * 2
 
 

@@ -87,10 +87,16 @@ def test_each_step_renders_the_engine_places(client, key, n):
     total = len(run.steps)
     assert page.select_one("#rules-count").get_text(strip=True) == f"Step {n} of {total}"
     shown: dict[str, list[str]] = {}
-    for li in page.select("li.rules-card"):
-        shown.setdefault(li["data-place"], []).append(li["data-card"])
+    for card in page.select("#rules-table [data-card]"):
+        shown.setdefault(card["data-place"], []).append(card["data-card"])
     want = {place: [dom_id(c) for c in ids] for place, ids in step.places.items() if ids}
-    assert shown == want
+    if page.select_one("#rules-table li.rules-card"):  # the plain table: every card of a place
+        assert shown == want
+    else:  # the game's own table, as in play: the top of every place holding cards
+        assert set(shown) == set(want)
+        for place, cards in shown.items():  # its top (Easy Snap: under it), then cards just
+            tops = want[place][-len(cards) :]  # gone under a face-down pile, drawn over it
+            assert cards == tops or (cards[0] == tops[-1] and set(cards) <= set(want[place]))
     caption = page.select_one("#rules-caption")
     assert caption["aria-live"] == "polite"
     assert caption.select_one(".rules-caption__text").get_text(strip=True)
@@ -106,13 +112,34 @@ def test_each_step_renders_the_engine_places(client, key, n):
 
 
 def test_face_up_cards_are_named_and_face_down_ones_are_not(client):
+    page = soup(client.get("/rules/happy-families/classic/6"))
+    hand = page.select('[data-place="hand:0"] img')
+    assert hand and all(img["alt"] and "back" not in img["src"] for img in hand)
+    tricks = page.select('[data-place="tricks:0"] img') + page.select('[data-place="box"] img')
+    assert all(img["alt"] == "" and "back" in img["src"] for img in tricks)
+    label = page.select_one('[data-place-name="hand:0"]')["aria-label"]
+    assert label.startswith("Player 1: Hand, ")
+
+
+def test_a_snap_step_is_drawn_as_the_play_table_draws_it(client):
+    """Snap's step-through is the play table (play/_snap.html, watching): the same seats and
+    piles, Player 1 where the visitor sits, and nothing to press."""
     page = soup(client.get("/rules/snap/snap-pool/6"))
-    tops = [img["alt"] for img in page.select('[data-place="up:1"] img')]
-    assert tops[-1] == "On Guard"
-    assert all(img["alt"] == "" for img in page.select('[data-place="down:0"] img'))
-    assert all("back.svg" in img["src"] for img in page.select('[data-place="down:0"] img'))
-    label = page.select_one('[data-place-name="down:0"]')["aria-label"]
-    assert label == "Player 1: Face-down pile, 3 cards"
+    table = page.select_one("#rules-table .snap-watch")
+    assert table is not None and not table.select("button, form, input")
+    others, you = table.select_one(".table__others"), table.select_one(".table__you")
+    assert [h.get_text() for h in others.select(".seat__name")] == ["Player 2"]
+    assert [h.get_text() for h in you.select(".seat__name")] == ["Player 1"]
+    top = table.select_one('img[data-place="up:1"]')
+    assert top["alt"] == "“On Guard”" and top["data-up"] == "1" and "play-card" in top["class"]
+    back = table.select_one('img[data-place="down:0"]')
+    assert back["alt"] == "" and back["src"].endswith("/back.svg") and back["data-up"] == "0"
+    counts = [p.get_text(" ", strip=True) for p in you.select(".pile__count")]
+    assert counts == [
+        "3 face down",
+        f"{len(SNAPSHOT.runs['snap/snap-pool'].steps[5].places['up:0'])} face up",
+    ]
+    assert table.select_one(".pile--pool .pile__name").get_text() == "The pool"
 
 
 def test_a_curators_caption_and_quote_are_shown(client):
@@ -163,7 +190,7 @@ def test_steps_json_is_the_whole_sequence(client):
 def test_forfeit_counters_are_on_the_table(client):
     page = soup(client.get("/rules/snap/forfeits/5"))
     text = page.select_one("#rules-table").get_text(" ", strip=True)
-    assert "Counters: 2" in text and "Counters: 1" in text and "Counters paid: 3" in text
+    assert "2 counters" in text and "1 counter" in text and "Counters given up: 3" in text
 
 
 @pytest.mark.parametrize("variant", list(registry.engine("snap").VARIANTS))
@@ -192,7 +219,15 @@ def test_the_pool_is_on_the_table_where_the_rules_have_one(client, key):
     has_pool = snap.options_from_json(run.options).has_pool
     for n in range(1, len(run.steps) + 1):
         page = soup(client.get(f"/rules/{key}/{n}"))
-        assert bool(page.select('[data-place-name="pool"]')) == has_pool, (key, n)
+        assert bool(page.select("#rules-table .pile--pool")) == has_pool, (key, n)
+    # and so on the attract loop's and the print sheet's table of places
+    from kiosk.web.rules import table_of
+
+    with client.application.test_request_context():
+        set_record = SNAPSHOT.sets[SNAPSHOT.scenarios[key].record.deck].record
+        for step in run.steps:
+            middle = table_of(run, step, set_record, "back.svg")[0]
+            assert ("pool" in {p.name for p in middle.places}) == has_pool, (key, step.n)
 
 
 def test_the_variants_with_a_pool_are_the_ones_whose_rules_send_cards_to_it():

@@ -8,6 +8,7 @@ Template globals here give every page (records, the game table, rule steps) the 
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
 
 from flask import Blueprint, Flask, Response, abort, request, url_for
@@ -221,3 +222,8 @@ def init_app(app: Flask) -> None:
     """Register the card pictures, and the icon at ``/favicon.ico`` where browsers look."""
     app.register_blueprint(bp)
     app.add_url_rule("/favicon.ico", "favicon", icon)
+
+
+def dom_id(card_id: str) -> str:
+    """A card id as a DOM id and view-transition-name part (``AS~2`` → ``AS_2``)."""
+    return re.sub(r"[^A-Za-z0-9_-]", "_", card_id)

@@ -8,7 +8,6 @@ after that step and the engine's public state.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -18,19 +17,21 @@ from flask import (
     Flask,
     Response,
     abort,
+    current_app,
     jsonify,
     redirect,
     render_template,
     request,
     url_for,
 )
+from markupsafe import Markup
 
 from kiosk.catalogue.game_words import shown_variants
 from kiosk.catalogue.scenarios import Run, Step, seat_name, split_source
 from kiosk.catalogue.schema import ScenarioRecord, SetRecord, StepCaption
 from kiosk.catalogue.store import Entry
 from kiosk.games import registry
-from kiosk.web.cards import back_src, card_face
+from kiosk.web.cards import back_src, card_face, dom_id
 from kiosk.web.content import current
 from kiosk.web.play.games import PlaceStyle, adapter
 
@@ -78,11 +79,6 @@ class AreaView:
     notes: list[str]
     current: bool = False
     narrow: str = ""  # the label's last words, which step aside in a narrow column
-
-
-def dom_id(card_id: str) -> str:
-    """A card id as a DOM id and view-transition-name part (``AS~2`` → ``AS_2``)."""
-    return re.sub(r"[^A-Za-z0-9_-]", "_", card_id)
 
 
 UNNAMED = PlaceStyle("")  # a place its game does not describe: face up, stacked, its own name
@@ -161,6 +157,21 @@ def table_of(
             )
         )
     return areas
+
+
+def game_table(run: Run, step: Step, set_record: SetRecord) -> Markup | None:
+    """The step's table drawn by the game's own table template, as in play (its adapter's
+    ``step_table``), or None where the game leaves it to the plain table of places."""
+    game = adapter(run.game)
+    context = game.step_table(run, step, set_record) if game else None
+    if context is None:
+        return None
+    env = current_app.jinja_env
+    parts = {
+        "card_parts": env.get_template("cards/_card.html").module,
+        "play_parts": env.get_template("play/_parts.html").module,
+    }
+    return Markup(render_template(f"play/_{game.slug}.html", watch=True, **parts, **context))
 
 
 @dataclass(frozen=True)
@@ -353,6 +364,7 @@ def step(game: str, slug: str, n: int) -> str:
     )
     return render_template(
         "rules/step.html",
+        game_table=game_table(run, current_step, set_record),
         shape=shape,
         ghosts=ghosts,
         record=record,
@@ -364,6 +376,7 @@ def step(game: str, slug: str, n: int) -> str:
         caption=caption_of(record, run, current_step, variant.source),
         variant=variant,
         game_entry=game_entry,
+        game_adapter=adapter(run.game),
         set_record=set_record,
         playing=playing and n < len(run.steps),
         dwell=dwell,

@@ -86,6 +86,19 @@ def _want(step: dict) -> dict[str, list[str]]:
     }
 
 
+def _assert_shows(page, step: dict) -> None:
+    """The table shows the step's places: every card of each (the plain table of places), or
+    the top cards of each place that holds any (a game's own table, as in play)."""
+    shown, want = _places(page), _want(step)
+    if page.locator("#rules-table li.rules-card").count():
+        assert shown == want
+        return
+    assert set(shown) == set(want)
+    for place, cards in shown.items():  # its top (Easy Snap: under it), then cards just
+        tops = want[place][-len(cards) :]  # gone under a face-down pile, drawn over it
+        assert cards == tops or (cards[0] == tops[-1] and set(cards) <= set(want[place])), place
+
+
 @pytest.mark.parametrize("reduced", [False, True], ids=["motion", "reduced"])
 @pytest.mark.parametrize("key", SCENARIOS)
 def test_next_steps_through_every_step(new_context, live_server, key, reduced):
@@ -96,7 +109,7 @@ def test_next_steps_through_every_step(new_context, live_server, key, reduced):
     _settled(page, 1, total)
     label = f"rules-{key.replace('/', '-')}-{'reduced' if reduced else 'motion'}"
     for n in range(1, total + 1):
-        assert _places(page) == _want(steps[n - 1])
+        _assert_shows(page, steps[n - 1])
         if not reduced:  # one screenshot per step is enough: the reduced run looks the same
             snap(page, f"{label}-{n:02d}", full_page=False)
         if n == total:
@@ -146,7 +159,7 @@ def test_play_runs_to_the_end_and_pause_stops(new_context, live_server, key, red
     _settled(page, total, total)
     # back to Play at the end
     expect(page.get_by_role("link", name="Play", exact=True)).to_be_visible()
-    assert _places(page) == _want(steps[-1])
+    _assert_shows(page, steps[-1])
     assert re.search(rf"/rules/{key}/{total}(\?|$)", page.url)
 
 
@@ -286,13 +299,15 @@ STEP_LAYOUT = """() => {
       const hit = document.elementFromPoint(x, y);
       if (!hit) return `on nothing at ${Math.round(x)},${Math.round(y)}`;
       if (hit === el || el.contains(hit) || (hit.contains(el) && el.tagName !== 'IMG')) continue;
+      if (hit.classList.contains('pile__ghost')) continue;  // cards just won, over their pile
       return `covered by ${say(hit)} at ${Math.round(x)},${Math.round(y)}`;
     }
     return null;
   };
   const words = document.querySelectorAll(
     '#rules-caption > *, #rules-caption .rules-quote > *, #rules-nav > *, .rules-head h1,'
-    + ' .rules-area__label, .rules-area__notes, .rules-area__empty, .rules-place__label');
+    + ' .rules-area__label, .rules-area__notes, .rules-area__empty, .rules-place__label,'
+    + ' #rules-table :is(.seat__name, .seat__meta, .pile__name, .pile__count, .table__kitty)');
   for (const el of words) {
     if (el.offsetParent === null) continue;
     if (el.scrollHeight > el.clientHeight + T || el.scrollWidth > el.clientWidth + T)
@@ -307,7 +322,10 @@ STEP_LAYOUT = """() => {
   if (!quote) problems.push('no quotation');
   else if (quote.scrollHeight > quote.clientHeight + T)
     problems.push(`the quotation is cut: ${quote.scrollHeight}px in ${quote.clientHeight}px`);
-  const shown = new Set();
+  // a game's own table (as in play) draws only the cards on top; the plain one every card
+  const own = !document.querySelector('#rules-table .rules-pile');
+  const shown = new Set(
+    own ? document.querySelectorAll('#rules-table img.card-img:not(.pile__ghost)') : []);
   for (const pile of document.querySelectorAll('#rules-table .rules-pile')) {
     const cards = [...pile.querySelectorAll(':scope > li img')];
     (pile.closest('.rules-place--spread') ? cards : cards.slice(-1)).forEach((i) => shown.add(i));
@@ -317,12 +335,15 @@ STEP_LAYOUT = """() => {
     if (v) problems.push(`the card ${say(img.parentElement)} is ${v}`);
     const c = clipper(img);
     if (c) problems.push(`the card ${say(img.parentElement)} is cut off by ${say(c)}`);
-    const r = img.getBoundingClientRect(), a = img.closest('.rules-area').getBoundingClientRect();
+    const r = img.getBoundingClientRect();
+    const a = img.closest('.rules-area, .seat, .table__middle').getBoundingClientRect();
     if (r.bottom > a.bottom + T || r.right > a.right + T || r.left < a.left - T
         || r.top < a.top - T) problems.push(`the card ${say(img.parentElement)} leaves its area`);
   }
   const table = document.getElementById('rules-table');
-  const imgs = [...table.querySelectorAll('.card-img')];
+  // a seat's cards, or their empty places (the same size), on a game's own table
+  const seatCards = '.seat :is(.card-img, .pile__empty)';
+  const imgs = [...table.querySelectorAll(own ? seatCards : '.card-img')];
   const cardH = Math.min(...imgs.map((i) => i.getBoundingClientRect().height));
   const cardW = Math.min(...imgs.map((i) => i.getBoundingClientRect().width));
   let fill = 0;
@@ -331,12 +352,16 @@ STEP_LAYOUT = """() => {
     if (img) fill = Math.max(fill,
       img.getBoundingClientRect().height / pile.getBoundingClientRect().height);
   }
+  for (const img of own ? imgs : []) {  // a seat's card (or its place), of its row's height
+    const row = img.closest('.table__others, .table__middle, .table__you');
+    fill = Math.max(fill, img.getBoundingClientRect().height / row.getBoundingClientRect().height);
+  }
   [...table.querySelectorAll('.rules-area')].forEach((area, i) => {
     const slots = Number(table.dataset[i ? 'seatSlots' : 'middleSlots']);
     fill = Math.max(fill, cardW * slots / area.getBoundingClientRect().width);
   });
   const inner = table.clientHeight - 2 * parseFloat(getComputedStyle(table).paddingTop);
-  const grid = table.querySelector('.rules-grid').getBoundingClientRect();
+  const grid = table.querySelector('.rules-grid, .rules-room > div').getBoundingClientRect();
   if (grid.height < inner - 2)
     problems.push(`the table's areas leave ${Math.round(inner - grid.height)}px of it empty`);
   const t = table.getBoundingClientRect();

@@ -23,6 +23,7 @@ from flask import current_app
 from kiosk.catalogue.decks import game_deck
 from kiosk.catalogue.game_words import ShownLevel, ShownVariant, game_record, shown_levels
 from kiosk.catalogue.game_words import shown_variants as variants_in_words
+from kiosk.catalogue.scenarios import Run, Step
 from kiosk.catalogue.schema import GameRecord, SetRecord
 from kiosk.games import registry
 from kiosk.games.cards import Card
@@ -115,6 +116,12 @@ class PlayGame:
         """The middle's places for a game played with ``options`` (the engine's JSON of them):
         ``middle_places``, unless the rules in play change which are there."""
         return self.middle_places
+
+    def step_table(self, run: Run, step: Step, set_record: SetRecord) -> dict[str, Any] | None:
+        """A rule step's table as the game's own table template draws it in play (its
+        ``_<slug>.html`` with ``watch``): the context for that template, or None where the game
+        leaves its step-throughs to the kiosk's plain table of places (``rules/_table.html``)."""
+        return None
 
     def seat_notes(self, public: Mapping[str, Any], seat: int) -> list[str]:
         """What a rule step-through says beside a player's side of the table (the dealer)."""

@@ -16,13 +16,14 @@ from typing import Any
 from flask import current_app
 
 from kiosk.catalogue.decks import card_name
+from kiosk.catalogue.scenarios import Run, Step, seat_name
 from kiosk.catalogue.schema import SetRecord
 from kiosk.games import snap
 from kiosk.games.cards import Card
 from kiosk.games.core import GameError, Hearer
 from kiosk.web import tokens
 from kiosk.web.cardfaces import quoted
-from kiosk.web.cards import Face, card_face, find_face
+from kiosk.web.cards import Face, back_src, card_face, dom_id, find_face
 from kiosk.web.play.games import HUMAN, Game, NotOnTheList, PlaceStyle, PlayGame
 
 DEFAULT_LEVEL = "easy"
@@ -375,6 +376,24 @@ def _shown(card: SimpleNamespace | None, **more: Any) -> SimpleNamespace:
     )
 
 
+def _centre(
+    top: SimpleNamespace | None, below: SimpleNamespace | None, count: int
+) -> SimpleNamespace:
+    """Easy Snap's centre pile: its top card, the card under it, and how many."""
+    return _shown(
+        top,
+        count=count,
+        below=below,
+        below_alt=below.alt if below else "",
+        below_src=below.src if below else None,
+    )
+
+
+def _named(card: SimpleNamespace | None, place: str, up: bool) -> dict[str, Any]:
+    """A card of a step-through's table named for rules.js: its id, its place, face up or not."""
+    return {"card": dom_id(card.id), "place": place, "up": int(up)} if card else {}
+
+
 def can_turn_now(s: snap.SnapState, seat: int = HUMAN) -> bool:
     """Whether ``seat`` may turn a card now."""
     return any(a["type"] == "turn" for a in snap.legal_actions(s, seat))
@@ -460,6 +479,90 @@ class Snap(PlayGame):
         counters, out = public.get("counters"), public.get("out")
         notes = [f"Counters: {counters[seat]}"] if isinstance(counters, list) else []
         return notes + (["Out of the game"] if isinstance(out, list) and out[seat] else [])
+
+    def step_table(self, run: Run, step: Step, set_record: SetRecord) -> dict[str, Any]:
+        """A rule step's table as play draws it (``_snap.html`` watching): each seat's piles,
+        the centre and the pool, from the step's places; Player 1 sits where the visitor does."""
+        o = snap.options_from_json(run.options)
+        looks = CardLooks(set_record)
+        places, public = step.places, step.public
+
+        def top_of(place: str) -> SimpleNamespace | None:
+            ids = places.get(place) or ()
+            return looks.look(snap.card_json(run.cards[ids[-1]])) if ids else None
+
+        def below_top(place: str) -> SimpleNamespace | None:
+            ids = places.get(place) or ()
+            return looks.look(snap.card_json(run.cards[ids[-2]])) if len(ids) > 1 else None
+
+        counters, out = public.get("counters"), public.get("out") or ()
+        seats = []
+        for p in range(run.players):
+            top = top_of(f"up:{p}")
+            down = places.get(f"down:{p}") or ()
+            seats.append(
+                SimpleNamespace(
+                    **vars(_shown(top)),
+                    seat=p,
+                    name=seat_name(p),
+                    visitor=p == HUMAN,
+                    you=p == HUMAN,
+                    colour=None,
+                    current=public.get("current") == p and not public.get("over"),
+                    out=bool(out[p]) if p < len(out) else False,
+                    mark=None,
+                    down=len(down),
+                    up=len(places.get(f"up:{p}") or ()),
+                    counters=counters[p] if isinstance(counters, list) else None,
+                    down_data=_named(top_of(f"down:{p}"), f"down:{p}", up=False),
+                    top_data=_named(top, f"up:{p}", up=True),
+                )
+            )
+        centre = None
+        if o.layout == "central":
+            centre = _centre(top_of("centre"), below_top("centre"), len(places.get("centre", ())))
+            centre.top_data = _named(centre.top, "centre", up=True)
+            centre.below_data = _named(centre.below, "centre", up=True)
+        pool = _shown(top_of("pool"), count=len(places.get("pool", ())))
+        pool.top_data = _named(pool.top, "pool", up=True)
+        ghosts: dict[int, list[dict[str, Any]]] = {}  # cards gone under a pile in this step
+        drawn = {c.id for c in (pool.top, *(seat.top for seat in seats)) if c}
+        for event in step.events:
+            for move in event.get("moves", ()):
+                kind, _, seat = move["to"].partition(":")
+                if kind == "down" and move["from"] != move["to"]:
+                    ghosts.setdefault(int(seat), []).extend(
+                        {"card": dom_id(c), "place": move["to"], "up": 0}
+                        for c in move["cards"]
+                        if c != (places[move["to"]] or [None])[-1] and c not in drawn
+                    )
+        packs = [  # the pack before the deal, and any cards set aside: face down
+            SimpleNamespace(
+                kind=kind,
+                label=self.middle_places[kind].label,
+                count=len(ids),
+                data={"card": dom_id(ids[-1]), "place": kind, "up": 0},
+            )
+            for kind in ("stock", "aside")
+            if (ids := places.get(kind))
+        ]
+        return {
+            "packs": packs,
+            "seats": seats,
+            "centre": centre,
+            "pool": pool,
+            "view": SimpleNamespace(kitty=public.get("kitty")),
+            "central": o.layout == "central",
+            "show_pool": o.has_pool,
+            "forfeits": o.forfeits,
+            "speed": o.speed,
+            "together": False,
+            "own_pace": False,
+            "over": False,
+            "pool_new": False,
+            "ghosts": ghosts,
+            "back": back_src(set_record),
+        }
 
     def plays(self, set_record: SetRecord) -> bool:
         """Every set with cards plays Snap (a record whose cards are not recorded has none)."""
@@ -684,33 +787,42 @@ class Snap(PlayGame):
                     can_call=not s.over and "call" in may,
                     can_pool=not s.over and "call-pool" in may,
                     keys=VISITOR_KEYS[p] if together and visitor else None,
-                    top_vt=f"card-{top.id}" if top else None,
-                    turned=p in turns,
+                    # the names snap.js moves the cards by: the card about to be turned and the
+                    # card just turned share one, "flip-<seat>"
+                    down_data={
+                        "vt-next": f"flip-{p}"
+                        if (current == p or (o.speed and not info["out"])) and not s.over
+                        else None
+                    },
+                    top_data={
+                        "vt": f"card-{top.id}" if top else None,
+                        "vt-turned": f"flip-{p}" if p in turns else None,
+                    },
                     mark=mark,
                     winner=s.over and p in s.winners,
                     pile=pile_size(info["down"] + info["up"]),
                 )
             )
+        turned_centre = f"flip-{turns[-1]}" if turns and o.layout == "central" else None
         centre = v["centre"]
         if centre:
-            below = look(centre["below"])
-            centre = _shown(
-                look(centre["top"]),
-                count=centre["count"],
-                below=below,
-                below_alt=below.alt if below else "",
-                below_src=below.src if below else None,
-            )
+            centre = _centre(look(centre["top"]), look(centre["below"]), centre["count"])
+            centre.top_data = {"vt": f"card-{centre.top.id}" if centre.top else None}
+            centre.top_data["vt-turned"] = turned_centre
+            centre.below_data = {"vt": f"card-{centre.below.id}" if centre.below else None}
         pool = _shown(look(v["pool"]["top"]), count=v["pool"]["count"])
+        pool.top_data = {"vt": f"card-{pool.top.id}" if pool.top else None}
         shown = {c.id for c in (pool.top, *(seat.top for seat in seats)) if c} | matched
         if centre:
             shown |= {c.id for c in (centre.top, centre.below) if c}
-        ghosts: dict[int, list[str]] = {}  # cards just won, drawn over the winner's pack
+        ghosts: dict[int, list[dict[str, Any]]] = {}  # cards just won, over the winner's pack
         for e in game.events:
             won = e.data.get("tops", []) if e.type == "snap" else []
             if e.type == "pool-won":
                 won = [e.data["pool_top"]]
-            ghosts.setdefault(e.data.get("player", -1), []).extend(c for c in won if c not in shown)
+            ghosts.setdefault(e.data.get("player", -1), []).extend(
+                {"vt": f"card-{c}"} for c in won if c not in shown
+            )
         faces = []
         if s.turn == 0:  # the first table preloads every face, so no turned card waits to load
             faces = sorted({looks.src(c.face) for c in s.cards.values() if c.face})
@@ -741,7 +853,6 @@ class Snap(PlayGame):
             "headline": headline(words, outcomes),
             "ghosts": ghosts,
             "faces": faces,
-            "turned_centre": f"flip-{turns[-1]}" if turns and o.layout == "central" else None,
             "turn": v["window"]["turn"] if v["window"] else s.turn,
             "can_turn": "turn" in legal,
             "can_call": "call" in legal,

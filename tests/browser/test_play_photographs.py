@@ -178,14 +178,22 @@ def test_the_step_through_moves_the_photographs(new_context, photo_server, size)
     total = len(_steps(page, photo_server.url, STEPS))
     page.goto(f"{photo_server.url}/rules/{STEPS}/1")
     _settled(page, 1, total)
+    srcs: set[str] = set()  # the table draws the cards on top: photographs come and go
     for n in range(2, total + 1):
         page.keyboard.press("ArrowRight")
         _settled(page, n, total)
         settled(page)
         problems, _ = layout_problems(page, 0.2)
         assert not problems, f"step {n} at {size}:\n" + "\n".join(f"  - {p}" for p in problems)
-    found = assert_photos_fine(page, asked, least=4)
-    assert {src.split("/")[3] for src in found["srcs"]} >= {
+        page.wait_for_function(
+            "() => document.querySelectorAll('img.card-img--photo:not([data-photo-checked])')"
+            ".length === 0"
+        )
+        found = page.evaluate(PHOTOS)
+        assert not found["problems"], "\n".join(found["problems"])
+        srcs |= set(found["srcs"])
+    assert_photos_fine(page, asked, least=1)
+    assert {src.split("/")[3] for src in srcs} >= {
         "test-photographs--harbour-light-jpg",
         "test-photographs--the-milk-cart-jpg",
     }
@@ -205,4 +213,4 @@ def test_screenshots_of_a_game_and_a_step(new_context, photo_server, size):
     problems, _ = layout_problems(page, 0.2)
     assert not problems, f"step 10 at {size}:\n" + "\n".join(f"  - {p}" for p in problems)
     shoot(page, f"rules-step-10-{size}")
-    assert_photos_fine(page, asked, least=4)
+    assert_photos_fine(page, asked, least=2)  # the two face-up piles' tops, as at play

@@ -264,7 +264,10 @@ LAYOUT_STEPS = {
 FILL = 0.6  # the cards take at least this of a pile's height or of the fullest area's width
 # ... or less, where the play table itself keeps room under the cards: a seat's counters,
 # three seats in a row
-FILL_AT = {"snap/forfeits/5": 0.4}
+FILL_AT = {
+    "snap/forfeits/5": 0.4,
+    "snitchems/pairing/6": 0.45,  # a wide hand: each card's name beside it, as at play
+}
 
 # What must hold for a step as it is drawn now, and how big its cards are: the page does not
 # scroll; no word of the caption, the quotation, the controls or the table's labels spills
@@ -311,7 +314,8 @@ STEP_LAYOUT = """() => {
   const words = document.querySelectorAll(
     '#rules-caption > *, #rules-caption .rules-quote > *, #rules-nav > *, .rules-head h1,'
     + ' .rules-area__label, .rules-area__notes, .rules-area__empty, .rules-place__label,'
-    + ' #rules-table :is(.seat__name, .seat__meta, .pile__name, .pile__count, .table__kitty)');
+    + ' #rules-table :is(.seat .seat__name, .seat__meta, .pile__name, .pile__count),'
+    + ' #rules-table .table__kitty');
   for (const el of words) {
     if (el.offsetParent === null) continue;
     if (el.scrollHeight > el.clientHeight + T || el.scrollWidth > el.clientWidth + T)
@@ -340,16 +344,20 @@ STEP_LAYOUT = """() => {
     const c = clipper(img);
     if (c) problems.push(`the card ${say(img.parentElement)} is cut off by ${say(c)}`);
     const r = img.getBoundingClientRect();
-    const a = img.closest('.rules-area, .seat, .table__middle').getBoundingClientRect();
+    const a = img.closest('.rules-area, .game-watch > * section, .game-watch > *')
+      .getBoundingClientRect();
     if (r.bottom > a.bottom + T || r.right > a.right + T || r.left < a.left - T
         || r.top < a.top - T) problems.push(`the card ${say(img.parentElement)} leaves its area`);
   }
   const table = document.getElementById('rules-table');
   // a seat's cards, or their empty places (the same size), on a game's own table
-  const seatCards = '.seat :is(.card-img, .pile__empty)';
+  const seatCards = '.seat :is(img.card-img:not(.pile__ghost), .pile__empty)';
   const imgs = [...table.querySelectorAll(own ? seatCards : '.card-img')];
-  const cardH = Math.min(...imgs.map((i) => i.getBoundingClientRect().height));
-  const cardW = Math.min(...imgs.map((i) => i.getBoundingClientRect().width));
+  // the smallest card of the plain table (one size for all); a game's own table may draw a
+  // pile smaller than a hand (Snitch'ems' captured cards): its biggest, its seats' cards
+  const least = own ? Math.max : Math.min;
+  const cardH = least(...imgs.map((i) => i.getBoundingClientRect().height));
+  const cardW = least(...imgs.map((i) => i.getBoundingClientRect().width));
   let fill = 0;
   for (const pile of table.querySelectorAll('.rules-pile')) {
     const img = pile.querySelector('img');
@@ -357,7 +365,7 @@ STEP_LAYOUT = """() => {
       img.getBoundingClientRect().height / pile.getBoundingClientRect().height);
   }
   for (const img of own ? imgs : []) {  // a seat's card (or its place), of its row's height
-    const row = img.closest('.table__others, .table__middle, .table__you');
+    const row = img.closest('.game-watch > *');
     fill = Math.max(fill, img.getBoundingClientRect().height / row.getBoundingClientRect().height);
   }
   [...table.querySelectorAll('.rules-area')].forEach((area, i) => {

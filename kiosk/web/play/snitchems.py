@@ -14,12 +14,14 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from kiosk.catalogue.scenarios import Run, Step, seat_name
 from kiosk.catalogue.schema import SetRecord
 from kiosk.games import snitchems as sn
 from kiosk.games.cards import Card
 from kiosk.games.core import Event, Hearer, IllegalAction
 from kiosk.games.snitchems import words as snw
 from kiosk.web import tokens
+from kiosk.web.cards import back_src, dom_id
 from kiosk.web.play.games import HUMAN, Game, NotOnTheList, PlaceStyle, TurnGame, card_view
 
 COMPUTER = 1
@@ -191,6 +193,45 @@ class Snitchems(TurnGame):
     def table_notes(self, public: Mapping[str, Any]) -> list[str]:
         """Which of the eight deals this is."""
         return [f"Deal {public['deal']} of {public['deals']}"] if public.get("deal") else []
+
+    def step_table(self, run: Run, step: Step, set_record: SetRecord) -> dict[str, Any]:
+        """A rule step's table as play draws it (``_snitchems.html`` watching): both hands face
+        up, the table, each seat's captured pile and the pack, from the step's places."""
+        places, public = step.places, step.public
+
+        def shown(place: str) -> list[dict[str, Any]]:
+            return [
+                {**card_view(run.cards[c]), "data": {"card": dom_id(c), "place": place, "up": 1}}
+                for c in places.get(place) or ()
+            ]
+
+        captured = [shown("captured:0"), shown("captured:1")]
+        packs = [
+            {
+                "label": self.middle_places[kind].label,
+                "count": len(ids),
+                "data": {"card": dom_id(ids[-1]), "place": kind, "up": 0},
+            }
+            for kind in ("box", "stock")
+            if (ids := places.get(kind))
+        ]
+        over = bool(public.get("over"))
+        return {
+            "computer": seat_name(COMPUTER),
+            "hand": shown("hand:0"),
+            "their_hand": shown("hand:1"),
+            "their_cards": len(places.get("hand:1") or ()),
+            "table_cards": [{**c, "takeable": False, "laid": False} for c in shown("table")],
+            "piles": [{"top": cards[-1] if cards else None} for cards in captured],
+            "scores": [len(cards) for cards in captured],
+            "packs": packs,
+            "your_turn": not over and public.get("current") == HUMAN,
+            "over": over,
+            "marks": {},
+            "catches": [],
+            "chosen": None,
+            "back": back_src(set_record),
+        }
 
     def choices(self, set_record: SetRecord, deck: list[Card]) -> dict[str, Any]:
         """How the computer plays; the rules are the one classic game."""

@@ -14,12 +14,14 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from kiosk.catalogue.scenarios import Run, Step, seat_name
 from kiosk.catalogue.schema import CardFace, SetRecord
 from kiosk.games import happy_families as hf
 from kiosk.games.cards import Card
 from kiosk.games.core import Event, IllegalAction
 from kiosk.games.happy_families import words as hfw
 from kiosk.web import tokens
+from kiosk.web.cards import back_src, dom_id
 from kiosk.web.play.games import HUMAN, Game, NotOnTheList, PlaceStyle, TurnGame, card_view
 
 DEFAULT_LEVEL = "forgetful"
@@ -256,6 +258,70 @@ class HappyFamilies(TurnGame):
         if kind != "tricks":
             return ""
         return ", ".join(f for f in dict.fromkeys(c.family or "" for c in cards) if f)
+
+    def step_table(self, run: Run, step: Step, set_record: SetRecord) -> dict[str, Any]:
+        """A rule step's table as play draws it (``_happy-families.html`` watching): every
+        hand face up, each seat's tricks shown by a card of each family, the pack before the
+        deal, from the step's places; Player 1's hand by family, where the visitor's is."""
+        places, public = step.places, step.public
+        by_family: dict[str, list[Card]] = {}
+        for card in run.cards.values():
+            by_family.setdefault(card.family or "", []).append(card)
+        # a trick shows its master card (as the set records it), or its family's first card
+        masters = {
+            f: next((c for c in cs if c.role == "master"), cs[0]) for f, cs in by_family.items()
+        }
+
+        def shown(cid: str, place: str, up: bool = True) -> dict[str, Any]:
+            data = {"card": dom_id(cid), "place": place, "up": int(up)}
+            return {**card_view(run.cards[cid]), "data": data}
+
+        over = public.get("phase") == "over"
+        seats = []
+        for p in range(run.players):
+            hand, tricks = places.get(f"hand:{p}") or [], places.get(f"tricks:{p}") or []
+            families = list(dict.fromkeys(run.cards[c].family or "" for c in tricks))
+            seats.append(
+                {
+                    "seat": p,
+                    "name": seat_name(p),
+                    "cards": len(hand),
+                    "hand": [shown(c, f"hand:{p}") for c in hand],
+                    "tricks": len(families),
+                    "trick_cards": [shown(masters[f].id, f"tricks:{p}") for f in families],
+                    "current": public.get("current") == p,
+                    "chosen": False,
+                    "marks": "",
+                    "say": None,
+                }
+            )
+        held = set(places.get("hand:0") or ())
+        groups = []
+        for family, members in by_family.items():
+            mine = [{**shown(c.id, "hand:0"), "new": False} for c in members if c.id in held]
+            if mine:
+                lacking = [card_view(c) for c in members if c.id not in held]
+                groups.append({"family": family, "cards": mine, "lacking": lacking})
+        packs = [
+            {
+                "label": self.middle_places[kind].label,
+                "count": len(ids),
+                "data": {"card": dom_id(ids[-1]), "place": kind, "up": 0},
+            }
+            for kind in ("box", "stock")
+            if (ids := places.get(kind))
+        ]
+        return {
+            "seats": seats,
+            "you": seats[HUMAN],
+            "others": seats[1:],
+            "groups": groups,
+            "packs": packs,
+            "offers": [],
+            "your_turn": False,
+            "over": over,
+            "back": back_src(set_record),
+        }
 
     def choices(self, set_record: SetRecord, deck: list[Card]) -> dict[str, Any]:
         """How many computer players, how good their memory, which rules; the families."""

@@ -30,7 +30,7 @@ from kiosk.games.cards import Card
 from kiosk.games.core import Event
 from kiosk.games.game_type import GameType
 from kiosk.web import content, tokens
-from kiosk.web.cards import card_face
+from kiosk.web.cards import card_face, dom_id
 
 HUMAN = 0  # the visitor's seat, in every game
 NOT_ON_THE_LIST = "Please choose again: one of those choices was not on the list."
@@ -122,6 +122,20 @@ class PlayGame:
         ``_<slug>.html`` with ``watch``): the context for that template, or None where the game
         leaves its step-throughs to the kiosk's plain table of places (``rules/_table.html``)."""
         return None
+
+    def packs(self, places: Mapping[str, list[str]], *kinds: str) -> list[dict[str, Any]]:
+        """A step's face-down piles in the middle (the pack before the deal, cards set aside):
+        each one's kind, its name (``middle_places``), how many, its top card named for rules.js."""
+        return [
+            {
+                "kind": kind,
+                "label": self.middle_places[kind].label,
+                "count": len(ids),
+                "data": {"card": dom_id(ids[-1]), "place": kind, "up": 0},
+            }
+            for kind in kinds
+            if (ids := places.get(kind))
+        ]
 
     def seat_notes(self, public: Mapping[str, Any], seat: int) -> list[str]:
         """What a rule step-through says beside a player's side of the table (the dealer)."""

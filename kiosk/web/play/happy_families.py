@@ -302,15 +302,7 @@ class HappyFamilies(TurnGame):
             if mine:
                 lacking = [card_view(c) for c in members if c.id not in held]
                 groups.append({"family": family, "cards": mine, "lacking": lacking})
-        packs = [
-            {
-                "label": self.middle_places[kind].label,
-                "count": len(ids),
-                "data": {"card": dom_id(ids[-1]), "place": kind, "up": 0},
-            }
-            for kind in ("box", "stock")
-            if (ids := places.get(kind))
-        ]
+        packs = self.packs(places, "box", "stock")
         return {
             "seats": seats,
             "you": seats[HUMAN],

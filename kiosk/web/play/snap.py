@@ -536,16 +536,7 @@ class Snap(PlayGame):
                         for c in move["cards"]
                         if c != (places[move["to"]] or [None])[-1] and c not in drawn
                     )
-        packs = [  # the pack before the deal, and any cards set aside: face down
-            SimpleNamespace(
-                kind=kind,
-                label=self.middle_places[kind].label,
-                count=len(ids),
-                data={"card": dom_id(ids[-1]), "place": kind, "up": 0},
-            )
-            for kind in ("stock", "aside")
-            if (ids := places.get(kind))
-        ]
+        packs = self.packs(places, "stock", "aside")  # before the deal, and set aside
         return {
             "packs": packs,
             "seats": seats,

@@ -206,15 +206,7 @@ class Snitchems(TurnGame):
             ]
 
         captured = [shown("captured:0"), shown("captured:1")]
-        packs = [
-            {
-                "label": self.middle_places[kind].label,
-                "count": len(ids),
-                "data": {"card": dom_id(ids[-1]), "place": kind, "up": 0},
-            }
-            for kind in ("box", "stock")
-            if (ids := places.get(kind))
-        ]
+        packs = self.packs(places, "box", "stock")
         over = bool(public.get("over"))
         return {
             "computer": seat_name(COMPUTER),

@@ -127,6 +127,15 @@ def test_a_happy_families_step_shows_every_hand_as_an_onlooker_sees_it(client):
     tricks = table.select('img[data-place="tricks:0"]')
     assert len(tricks) == 1 and "Player 1's tricks" in page.select_one(".hf-tricks").get_text()
     assert "Player 1" in table.select_one("#seat-0-name").get_text()
+    # whoever is to ask is ringed, Player 1 included, at every step
+    run = SNAPSHOT.runs["happy-families/classic"]
+    for step in run.steps:
+        page = soup(client.get(f"/rules/happy-families/classic/{step.n}"))
+        ringed = [s["id"] for s in page.select("#rules-table section.seat.is-current")]
+        current = step.public.get("current")
+        over = step.public.get("phase") == "over"
+        assert ringed == ([] if current is None or over else [f"seat-{current}"]), step.n
+    assert any(s.public.get("current") == 0 for s in run.steps)
 
 
 def test_a_snap_step_is_drawn_as_the_play_table_draws_it(client):

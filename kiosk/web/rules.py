@@ -362,9 +362,10 @@ def step(game: str, slug: str, n: int) -> str:
             longest_captions(record, run, variant.source),
         ),
     )
+    drawn = game_table(run, current_step, set_record)
     return render_template(
         "rules/step.html",
-        game_table=game_table(run, current_step, set_record),
+        game_table=drawn,
         shape=shape,
         ghosts=ghosts,
         record=record,
@@ -372,7 +373,7 @@ def step(game: str, slug: str, n: int) -> str:
         step=current_step,
         n=n,
         total=len(run.steps),
-        areas=table_of(run, current_step, set_record, back),
+        areas=None if drawn else table_of(run, current_step, set_record, back),
         caption=caption_of(record, run, current_step, variant.source),
         variant=variant,
         game_entry=game_entry,

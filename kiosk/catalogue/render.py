@@ -252,6 +252,14 @@ class _Auditor(HTMLParser):
 
     handle_startendtag = handle_starttag
 
+    def parse_marked_section(self, i: int, report: int = 1) -> int:
+        """``<![x …`` that is no CDATA is a bogus comment up to the next ``>``, as browsers and
+        the sanitiser read it (Python 3.11's parser raises AssertionError on it)."""
+        try:
+            return super().parse_marked_section(i, report)
+        except AssertionError:
+            return self.parse_bogus_comment(i)
+
 
 def removed_by_sanitiser(html: str) -> Audit:
     """Each element of ``html`` that ``sanitise`` drops, or drops an attribute or link of."""

@@ -71,8 +71,11 @@ $(VNU): | $(STAMP)
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq --no-install-recommends npm; }
 	npm install --silent --no-audit --no-fund --prefix $(VENV)/nu vnu-jar@$(VNU_VERSION)
 
+# pytest on every core: pytest-xdist's workers share nothing (each its own ports, folders,
+# databases and browser). `make test PYTEST_WORKERS=0` runs it in one process.
+PYTEST_WORKERS ?= 4
 test: $(TEST_STAMP) browser-deps nginx-deps postgres-deps nu-deps lint check
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist worksteal
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

@@ -14,15 +14,41 @@ import hashlib
 import itertools
 import os
 
+import flask
 import postgres
 import pytest
 from hypothesis import settings
+from jinja2 import MemcachedBytecodeCache
 
 from kiosk import create_app
 
 settings.register_profile("ci", derandomize=True, print_blob=True)
 if os.environ.get("CI"):
     settings.load_profile("ci")
+
+
+class _Templates(dict):
+    """Compiled templates kept for the whole run, keyed by name and source checksum."""
+
+    def set(self, key: str, value: bytes, timeout: int | None = None) -> None:
+        self[key] = value
+
+
+# Every app a test makes compiles the same templates: compile each once per process (an
+# edited template has another checksum, so it is compiled again).
+flask.Flask.jinja_options = {
+    **flask.Flask.jinja_options,
+    "bytecode_cache": MemcachedBytecodeCache(_Templates()),
+}
+
+
+@pytest.fixture(scope="session", autouse=True)
+def own_counts(tmp_path_factory):
+    """Apps that name no counts database count into one of this process's own, not into the
+    checkout's instance folder, which tests running side by side (pytest-xdist) would share."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("KIOSK_INSIGHTS_DB", str(tmp_path_factory.mktemp("counts") / "counts.sqlite3"))
+        yield
 
 
 @pytest.fixture(autouse=True)

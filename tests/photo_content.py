@@ -9,6 +9,8 @@ copies a folder made once a run, with ``kiosk images`` already run on it.
 
 from __future__ import annotations
 
+import fcntl
+import os
 import random
 import shutil
 import tempfile
@@ -194,15 +196,25 @@ def build(content: Path, make: bool = True) -> Path:
     return content
 
 
-_BUILT: dict[bool, Path] = {}
+def _built(make: bool) -> Path:
+    """The folder made once a run: once for all of pytest-xdist's workers (the first to ask
+    makes it while the others wait on a lock), else once for this process."""
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID") or f"pid{os.getpid()}"
+    home = Path(tempfile.gettempdir()) / f"kiosk-photo-content-{run}-{int(make)}"
+    home.mkdir(exist_ok=True)
+    with (home / "lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (home / "made").exists():
+            shutil.rmtree(home / "content", ignore_errors=True)  # a build that failed midway
+            build(home / "content", make)
+            (home / "made").touch()
+    return home / "content"
 
 
 def photo_content(tmp_path: Path, make: bool = True) -> Path:
     """A fresh copy of the photographed content (made once a run, then copied)."""
-    if make not in _BUILT:
-        _BUILT[make] = build(Path(tempfile.mkdtemp(prefix="photo-content-")) / "content", make)
     target = tmp_path / "content"
-    shutil.copytree(_BUILT[make], target)
+    shutil.copytree(_built(make), target)
     return target
 
 

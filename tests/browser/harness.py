@@ -319,8 +319,20 @@ _TARGETS_JS = """
     const all = block(el).textContent.replace(/\\s+/g, '');
     return all.length > own.length;
   };
+  // measured here, in one pass: a box per element (none where it is not rendered); one
+  // hidden until focused (a skip link) is measured once focused
+  const measure = (el) => {
+    if (!el.getClientRects().length) return null;
+    let r = el.getBoundingClientRect();
+    if (r.width <= 1 || r.height <= 1) {
+      el.focus();
+      r = el.getBoundingClientRect();
+      if (!el.getClientRects().length || r.width <= 1 || r.height <= 1) return null;
+    }
+    return {width: r.width, height: r.height};
+  };
   return elements.map((el) => ({name: name(el), tag: el.tagName.toLowerCase(),
-                                 inline: inProse(el)}));
+                                 box: inProse(el) ? null : measure(el)}));
 }
 """
 
@@ -339,19 +351,10 @@ class Target:
 def small_targets(page: Any, minimum: int = MIN_TARGET) -> list[Target]:
     """Links and buttons (not inline in prose) whose box is under minimum×minimum CSS px."""
     offenders = []
-    targets = page.locator(TARGET_SELECTOR)
-    for index, info in enumerate(targets.evaluate_all(_TARGETS_JS)):
-        if info["inline"]:
-            continue
-        locator = targets.nth(index)
-        box = locator.bounding_box()
+    for info in page.locator(TARGET_SELECTOR).evaluate_all(_TARGETS_JS):
+        box = info["box"]
         if box is None:
-            continue  # not rendered: display none, in a closed <details>, …
-        if box["width"] <= 1 or box["height"] <= 1:
-            locator.focus()  # hidden until focused, like a skip link: measure it focused
-            box = locator.bounding_box()
-            if box is None or box["width"] <= 1 or box["height"] <= 1:
-                continue
+            continue  # inline in prose, or not rendered: display none, in a closed <details>, …
         if box["width"] < minimum - 0.5 or box["height"] < minimum - 0.5:
             offenders.append(Target(info["name"], info["tag"], box["width"], box["height"]))
     return offenders

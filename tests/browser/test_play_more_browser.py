@@ -54,6 +54,18 @@ def wait_step(frame: Any, old: int, timeout: float = 8000) -> None:
     )
 
 
+# A table after move ``n`` has been shown, or the visitor may ask (an "Ask …" button enabled):
+# a snapshot of the buttons may be taken while they are off for a moment (a request in flight).
+STEPPED_OR_ASKING = """n =>
+  (window.kioskPlay ? window.kioskPlay.log : []).some(e => Number(e.step) > n)
+  || !!document.querySelector('button.hf-pick:enabled')"""
+
+
+def wait_turn(frame: Any, old: int, timeout: float = 8000) -> None:
+    """Wait until the computer players have moved on from move ``old``, or the visitor may ask."""
+    frame.wait_for_function(STEPPED_OR_ASKING, arg=old, timeout=timeout)
+
+
 def said_at(frame: Any, n: int) -> str:
     """The status words of the table shown after move ``n`` (read when it was shown)."""
     return str(
@@ -101,8 +113,9 @@ def play_families(frame: Any, check_a11y: bool = False) -> list[str]:
         asks = frame.get_by_role("button", name=re.compile(r"^Ask (?!someone)"))
         enabled = [b for b in asks.all() if b.is_enabled()]
         if not enabled:  # the computer players are asking: their words come one at a time
-            wait_step(frame, old)
-            said.append(said_at(frame, old + 1))
+            wait_turn(frame, old)
+            if step(frame) > old:
+                said.append(said_at(frame, old + 1))
             continue
         enabled[0].tap()
         offers = frame.get_by_role("button", name=re.compile(r"^Please may I have .+\?$"))

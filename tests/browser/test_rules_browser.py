@@ -163,18 +163,23 @@ def test_play_runs_to_the_end_and_pause_stops(new_context, live_server, key, red
 
 
 def test_pause_stops_play_and_start_again_goes_back(new_context, live_server):
+    """Play's dwell runs on a clock the test drives: a step lands only when the test lets the
+    dwell pass, so a busy machine cannot play past Pause."""
     page = _motion_page(new_context, True)
+    page.clock.install()
     page.goto(f"{live_server.url}/rules/snap/snap-pool/1?dwell=150")
     _settled(page, 1, 12)
-    page.get_by_role("link", name="Play", exact=True).tap()
+    page.clock.pause_at(page.evaluate("Date.now()") + 1000)
+    page.get_by_role("link", name="Play", exact=True).tap()  # Play shows the next step at once
     _settled(page, 2, 12)
+    page.clock.run_for(149)
+    _settled(page, 2, 12)  # the dwell has not yet passed
+    page.clock.run_for(1)
+    _settled(page, 3, 12)
     page.get_by_role("link", name="Pause", exact=True).tap()
     expect(page.get_by_role("link", name="Play", exact=True)).to_be_visible()
-    page.wait_for_function("() => document.getElementById('rules-stage').dataset.state === 'idle'")
-    paused_at = _count(page).text_content()
-    page.wait_for_timeout(500)  # more than three times Play's pace: nothing moves
-    assert _count(page).text_content() == paused_at
-    assert paused_at != "Step 12 of 12"
+    page.clock.run_for(1500)  # ten times Play's dwell: nothing moves
+    _settled(page, 3, 12)
     page.get_by_role("link", name="Start again").tap()
     _settled(page, 1, 12)
     expect(page.get_by_role("link", name=re.compile(r"^Previous"))).to_have_count(0)

@@ -36,11 +36,13 @@ lint: $(TEST_STAMP)
 	$(BIN)/ruff format --check kiosk tests benchmarks
 	$(BIN)/lint-imports
 
+# The full chromium, and its headless shell that most browser tests run in (tests/browser).
 browser-deps:
-	@command -v chromium >/dev/null 2>&1 || { \
-	  echo "Installing Debian's chromium for the browser tests"; \
+	@{ command -v chromium && command -v chromium-headless-shell; } >/dev/null 2>&1 || { \
+	  echo "Installing Debian's chromium and chromium-headless-shell for the browser tests"; \
 	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
-	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium fonts-dejavu-core; }
+	  $$SUDO apt-get update -qq && \
+	  $$SUDO apt-get install -y -qq chromium chromium-headless-shell fonts-dejavu-core; }
 
 nginx-deps:
 	@command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || { \

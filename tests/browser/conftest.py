@@ -14,6 +14,7 @@ from .harness import (
     ErrorLog,
     LiveServer,
     find_chromium,
+    find_headless_shell,
     html_app,
     on_ci,
     settle,
@@ -105,6 +106,21 @@ def playwright_driver() -> Iterator[Any]:
 
 @pytest.fixture(scope="session")
 def browser(playwright_driver: Any, chromium_path: str) -> Iterator[Any]:
+    """The browser of the pages: Chromium's headless shell (the full Chromium where the shell is
+    not installed, except on CI, where both must be)."""
+    path = find_headless_shell()
+    if path is None:
+        if on_ci():
+            pytest.fail("Debian's chromium-headless-shell is not installed and CI=true")
+        path = chromium_path
+    browser = playwright_driver.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
+    yield browser
+    browser.close()
+
+
+@pytest.fixture(scope="session")
+def full_browser(playwright_driver: Any, chromium_path: str) -> Iterator[Any]:
+    """The full Chromium, for what only it has: its off-the-record profiles' cookie setting."""
     browser = playwright_driver.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
     yield browser
     browser.close()
@@ -126,7 +142,8 @@ def _fail_on_errors(request: pytest.FixtureRequest, logs: list[ErrorLog]) -> Non
 def new_context(
     request: pytest.FixtureRequest, browser: Any, make_server: Callable[..., LiveServer]
 ) -> Iterator[Callable[..., Any]]:
-    """Open browser contexts (any Playwright option) whose errors fail the test at teardown.
+    """Open browser contexts (any Playwright option) whose errors fail the test at teardown;
+    ``full=True`` opens one in the full Chromium (``full_browser``).
 
     (It depends on ``make_server`` so that the test's servers outlive its pages: a page
     still fetching its icon from a stopped server would report a refused connection.)
@@ -136,9 +153,10 @@ def new_context(
     """
     contexts: list[Any] = []
 
-    def open_context(**options: Any) -> Any:
+    def open_context(*, full: bool = False, **options: Any) -> Any:
         options.setdefault("viewport", VIEWPORT)
-        context = browser.new_context(**options)
+        chromium = request.getfixturevalue("full_browser") if full else browser
+        context = chromium.new_context(**options)
         context.set_default_timeout(15_000)
         context.errors = watch_errors(context)
         contexts.append(context)

@@ -185,7 +185,7 @@ def test_third_party_cookie_setting_reaches_a_cross_site_iframe(
 
 def test_ordinary_contexts_already_block_third_party_cookies(new_context, make_server, host_page):
     kiosk = make_server({"FRAME_ANCESTORS": "http://localhost:*"})
-    page = new_context(has_touch=True).new_page()
+    page = new_context(full=True, has_touch=True).new_page()  # a visitor's browser: the full one
     page.goto(host_page(HOST_PAGE.format(src=kiosk.url + "/embed/")))
     frame = page.locator("iframe").element_handle().content_frame()
     frame.wait_for_load_state()

@@ -54,16 +54,20 @@ def wait_step(frame: Any, old: int, timeout: float = 8000) -> None:
     )
 
 
-# A table after move ``n`` has been shown, or the visitor may ask (an "Ask …" button enabled):
-# a snapshot of the buttons may be taken while they are off for a moment (a request in flight).
-STEPPED_OR_ASKING = """n =>
+# The visitor's own buttons: an "Ask …" of Happy Families, a card in hand of Snitch'ems.
+ASK = "button.hf-pick"
+MY_CARD = ".sn-hand__card"
+# A table after move ``n`` has been shown, or one of the visitor's buttons is on: a snapshot of
+# the buttons may be taken while they are off for a moment (a request in flight).
+STEPPED_OR_MINE = """([n, mine]) =>
   (window.kioskPlay ? window.kioskPlay.log : []).some(e => Number(e.step) > n)
-  || !!document.querySelector('button.hf-pick:enabled')"""
+  || !!document.querySelector(mine + ':enabled')"""
 
 
-def wait_turn(frame: Any, old: int, timeout: float = 8000) -> None:
-    """Wait until the computer players have moved on from move ``old``, or the visitor may ask."""
-    frame.wait_for_function(STEPPED_OR_ASKING, arg=old, timeout=timeout)
+def wait_turn(frame: Any, old: int, mine: str = ASK, timeout: float = 8000) -> None:
+    """Wait until the computer players have moved on from move ``old``, or the visitor may move
+    (one of the buttons ``mine`` is on)."""
+    frame.wait_for_function(STEPPED_OR_MINE, arg=[old, mine], timeout=timeout)
 
 
 def said_at(frame: Any, n: int) -> str:
@@ -177,7 +181,7 @@ def test_happy_families_by_keyboard_with_reduced_motion(reduced_motion_page, gam
                 ".every(e => !e.over)"
             )  # the new game's table is shown, and the log is the new game's
             continue
-        wait_step(page, old)
+        wait_turn(page, old)
     else:
         raise AssertionError("the visitor's turn never came")
     next(b for b in asks.all() if b.is_enabled()).focus()
@@ -232,8 +236,9 @@ def play_snitchems(frame: Any, check_a11y: bool = False) -> dict[str, Any]:
         old = step(frame)  # read first: the table may change while we look at it
         cards = [b for b in hand.all() if b.is_enabled()]
         if not cards:
-            wait_step(frame, old)
-            seen["said"].append(said_at(frame, old + 1))
+            wait_turn(frame, old, MY_CARD)
+            if step(frame) > old:
+                seen["said"].append(said_at(frame, old + 1))
             continue
         names = [c.inner_text().strip() for c in cards]
         moved = False

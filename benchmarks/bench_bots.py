@@ -20,8 +20,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from kiosk.games import happy_families as hf
-from kiosk.games import snitchems as sn
+from kiosk.games.happy_families import engine as hf
+from kiosk.games.snitchems import engine as sn
 
 
 class NoOpBot:

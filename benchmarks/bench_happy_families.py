@@ -42,9 +42,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from kiosk.catalogue import Catalogue
 from kiosk.catalogue.decks import game_deck
 from kiosk.config import ROOT
-from kiosk.games import happy_families as hf
-from kiosk.games.happy_families.game import GAME_TYPE
-from kiosk.web.play.happy_families import DEFAULT_LEVEL, HappyFamilies
+from kiosk.games.happy_families import engine as hf
+from kiosk.games.happy_families.engine.game import GAME_TYPE
+from kiosk.games.happy_families.web import DEFAULT_LEVEL, HappyFamilies
 
 VISITOR = 0
 SETS = ("twizzles-happy-families", "jaques-happy-families")

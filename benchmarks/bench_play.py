@@ -69,11 +69,11 @@ sys.path.insert(0, str(ROOT))
 from benchmarks import long_games, servers  # noqa: E402
 from benchmarks.bench_load import cpu_seconds, worker_pids  # noqa: E402
 from kiosk import create_app  # noqa: E402
+from kiosk.games.snap.web import GAME, next_action  # noqa: E402
 from kiosk.memo import Memo  # noqa: E402
 from kiosk.web import tokens  # noqa: E402
 from kiosk.web.play import flow  # noqa: E402
 from kiosk.web.play.games import HUMAN  # noqa: E402
-from kiosk.web.play.snap import GAME, next_action  # noqa: E402
 
 SECRET = "bench-play-secret"
 SET = "misc-869-1986"

@@ -31,8 +31,8 @@ from types import ModuleType
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from kiosk.games import simulate as sim
-from kiosk.games import snap
 from kiosk.games.cards import standard_deck
+from kiosk.games.snap import engine as snap
 
 ROOT = Path(__file__).resolve().parents[1]
 DECK = standard_deck()

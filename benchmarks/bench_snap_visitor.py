@@ -25,9 +25,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from kiosk.games import snap
 from kiosk.games.cards import standard_deck
-from kiosk.web.play.snap import MATCH_OPEN_MS, OUTCOME_HOLD_MS, OUTCOMES, PACE_MS
+from kiosk.games.snap import engine as snap
+from kiosk.games.snap.web import MATCH_OPEN_MS, OUTCOME_HOLD_MS, OUTCOMES, PACE_MS
 
 DECK = standard_deck()
 VISITOR = 0

@@ -30,8 +30,10 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from kiosk import create_app
+from kiosk.games.happy_families import web as happy_families
+from kiosk.games.snitchems import web as snitchems
 from kiosk.web import tokens
-from kiosk.web.play import flow, happy_families, snitchems
+from kiosk.web.play import flow
 from kiosk.web.play.games import HUMAN, TurnGame
 
 TOKEN = re.compile(r'name="token" value="([^"]*)"')

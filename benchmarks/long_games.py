@@ -10,11 +10,11 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from kiosk.games import snap
+from kiosk.games.snap import engine as snap
+from kiosk.games.snap.web import GAME, next_action
 from kiosk.web import tokens
 from kiosk.web.play import flow
 from kiosk.web.play.games import HUMAN, Game
-from kiosk.web.play.snap import GAME, next_action
 
 SET = "misc-869-1986"
 SETUP = {"variant": "woolworths", "bots": "2", "level": "medium"}  # the setup page's form

@@ -1,6 +1,6 @@
 """The Snap & Happy Families museum kiosk.
 
-Nothing heavy is imported here, so ``import kiosk.games.snap`` loads no Flask: ``create_app``
+Nothing heavy is imported here, so ``import kiosk.games.snap.engine`` loads no Flask: ``create_app``
 lives in :mod:`kiosk.app` and is looked up from there on first use (``kiosk:create_app``).
 """
 

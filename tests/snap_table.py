@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from kiosk.games import snap
 from kiosk.games.core import Event
+from kiosk.games.snap import engine as snap
 
 
 def follow(state: snap.SnapState, action: Any) -> list[Event]:

@@ -1,6 +1,7 @@
-"""Adding a game takes its package, one web adapter, its templates and CSS, its content, and
-nothing else: a small game of the tests' own (``tests/fixtures/higher``, never shipped) is
-registered here and played through every part of the kiosk that reads the registry."""
+"""Adding a game takes one folder and its content, and nothing else: a small game of the
+tests' own (``tests/fixtures/games/higher``, never shipped) is put beside the kiosk's games
+(its folder on ``kiosk.games``' path), found like them, and played through every part of the
+kiosk that reads the registry."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import pytest
 from bs4 import BeautifulSoup
 from click.testing import CliRunner
 
+import kiosk.games
 from kiosk import create_app
 from kiosk.commands.check import check
 from kiosk.config import ROOT
@@ -20,26 +22,21 @@ from kiosk.games import registry, simulate
 from kiosk.games.core import missing_from
 from kiosk.web import tokens
 from kiosk.web.play import flow
-from kiosk.web.play.games import register_play, unregister_play
 
-FIXTURE = Path(__file__).parent / "fixtures" / "higher"
+FIXTURE = Path(__file__).parent / "fixtures" / "games" / "higher"
 SET = "snap-standard-deck"
 
 
 @pytest.fixture
 def higher(monkeypatch):
-    """The game registered (engine and adapter), and taken away again after the test."""
-    monkeypatch.syspath_prepend(str(FIXTURE.parent))
-    import higher as engine
-    import higher.web as web
-
-    registry.register_game(engine.GAME_TYPE)
-    register_play(web.GAME)
-    yield engine
-    unregister_play(engine.GAME)
-    registry.unregister_game(engine.GAME)
-    for name in ("higher", "higher.web"):
-        sys.modules.pop(name, None)
+    """The game's folder beside the kiosk's own games, and taken away again after the test."""
+    monkeypatch.setattr(kiosk.games, "__path__", [*kiosk.games.__path__, str(FIXTURE.parent)])
+    registry.forget()
+    yield registry.engine("higher")
+    monkeypatch.undo()
+    registry.forget()
+    for name in [name for name in sys.modules if name.startswith("kiosk.games.higher")]:
+        del sys.modules[name]
 
 
 @pytest.fixture
@@ -127,8 +124,8 @@ def test_a_whole_game_is_played_and_its_rule_example_shown(client):
     assert refused.value.reason == "wrong-game"
 
 
-def test_a_registered_game_without_its_web_adapter_stops_the_start(higher, content):
-    unregister_play(higher.GAME)
+def test_a_game_without_its_web_adapter_stops_the_start(higher, content, monkeypatch):
+    monkeypatch.setitem(sys.modules, "kiosk.games.higher.web", None)  # as if web.py were not there
     with pytest.raises(RuntimeError, match="game 'higher' has no web adapter"):
         create_app({"TESTING": True, "CONTENT_DIR": str(content)})
 

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kiosk.games import happy_families as hf
 from kiosk.games.cards import Card
 from kiosk.games.core import Event, IllegalAction, OptionsError, TraceContext, apply_moves
+from kiosk.games.happy_families import engine as hf
 
 # --------------------------------------------------------------------------- helpers
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from kiosk.games import happy_families as hf
 from kiosk.games.core import GameError
-from kiosk.games.happy_families.bots import FORGETFUL_MEMORY, recent, remember
+from kiosk.games.happy_families import engine as hf
+from kiosk.games.happy_families.engine.bots import FORGETFUL_MEMORY, recent, remember
 
 NAMES = ["You", "Ada", "Bert", "Cora"]
 # dealer 3, so seat 0 (the visitor) asks first; seat 1 (the bot) lays Family E at the deal

@@ -17,8 +17,8 @@ from bs4 import BeautifulSoup
 from kiosk.catalogue import Catalogue
 from kiosk.catalogue.decks import game_deck
 from kiosk.config import ROOT
-from kiosk.games import happy_families as hf
-from kiosk.games.happy_families.game import GAME_TYPE
+from kiosk.games.happy_families import engine as hf
+from kiosk.games.happy_families.engine.game import GAME_TYPE
 
 SLUG = "jaques-happy-families"
 SNAPSHOT = Catalogue(ROOT / "content").current()

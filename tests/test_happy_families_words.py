@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from kiosk.games import happy_families as hf
 from kiosk.games.cards import Card
 from kiosk.games.core import Event, Hearer
-from kiosk.games.happy_families import words as hfw
+from kiosk.games.happy_families import engine as hf
+from kiosk.games.happy_families.engine import words as hfw
 
 NAMES = ["You", "Dreamy Dan", "Dreamy Dot"]
 VISITOR = Hearer(NAMES, me=0)

@@ -14,13 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.games.registry import BUILT_IN
+from kiosk.games import registry
 
 
 @pytest.mark.parametrize(
     "module",
     [
-        *BUILT_IN,
+        *(registry.engine(name).__name__ for name in registry.games()),
+        "kiosk.games.registry",
         "kiosk.games.simulate",
         "kiosk.catalogue.store",
         "kiosk.catalogue.looks",

@@ -12,12 +12,12 @@ from game_files import shipped_levels
 
 from kiosk import create_app
 from kiosk.catalogue.schema import CardFace
-from kiosk.games import happy_families as hf
 from kiosk.games.core import Event, IllegalAction
-from kiosk.games.happy_families import words as hfw
+from kiosk.games.happy_families import engine as hf
+from kiosk.games.happy_families import web as pf
+from kiosk.games.happy_families.engine import words as hfw
 from kiosk.web import tokens
 from kiosk.web.play import flow
-from kiosk.web.play import happy_families as pf
 
 TWIZZLES = "twizzles-happy-families"
 

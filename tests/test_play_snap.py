@@ -16,12 +16,12 @@ from game_files import shipped_levels, shipped_variants
 
 from kiosk import create_app
 from kiosk.catalogue.decks import card_name
-from kiosk.games import snap
 from kiosk.games.cards import standard_deck
 from kiosk.games.core import IllegalAction
+from kiosk.games.snap import engine as snap
+from kiosk.games.snap import web as play
 from kiosk.web import tokens
 from kiosk.web.play import flow
-from kiosk.web.play import snap as play
 from kiosk.web.play.games import HUMAN, Game
 
 WOOLWORTHS = "misc-869-1986"

@@ -9,10 +9,10 @@ import pytest
 from bs4 import BeautifulSoup
 
 from kiosk import create_app
-from kiosk.games import snitchems as sn
+from kiosk.games.snitchems import engine as sn
+from kiosk.games.snitchems import web as ps
 from kiosk.web import tokens
 from kiosk.web.play import flow
-from kiosk.web.play import snitchems as ps
 
 SET = "snitchems-1797"
 SETUP = f"/sets/{SET}/play/snitchems"

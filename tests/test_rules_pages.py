@@ -230,7 +230,7 @@ def test_a_snap_step_links_to_play_with_its_pack(client):
 def test_the_pool_is_on_the_table_where_the_rules_have_one(client, key):
     """As at the play table: a Snap variant with a pool shows it, empty or not, at every step;
     one without never draws a pool (nobody should look for what the rules do not have)."""
-    from kiosk.games import snap
+    from kiosk.games.snap import engine as snap
 
     run = SNAPSHOT.runs[key]
     has_pool = snap.options_from_json(run.options).has_pool
@@ -248,7 +248,7 @@ def test_the_pool_is_on_the_table_where_the_rules_have_one(client, key):
 
 
 def test_the_variants_with_a_pool_are_the_ones_whose_rules_send_cards_to_it():
-    from kiosk.games import snap
+    from kiosk.games.snap import engine as snap
 
     pooled = {v for v in snap.VARIANTS if snap.options_for(v).has_pool}
     assert pooled == {

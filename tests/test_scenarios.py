@@ -15,10 +15,11 @@ from kiosk.catalogue.scenarios import Run, engine_action, seat_name, split_sourc
 from kiosk.catalogue.schema import ScenarioRecord
 from kiosk.commands.check import check
 from kiosk.config import ROOT
-from kiosk.games import happy_families as hf
-from kiosk.games import registry, snap
+from kiosk.games import registry
 from kiosk.games.core import Event, apply_moves
-from kiosk.games.happy_families.words import spoken_deck
+from kiosk.games.happy_families import engine as hf
+from kiosk.games.happy_families.engine.words import spoken_deck
+from kiosk.games.snap import engine as snap
 
 CONTENT = ROOT / "content"
 FIXTURES = Path(__file__).parent / "fixtures" / "scenarios"
@@ -281,7 +282,7 @@ ASKS = re.compile(r"\b(?:Player \d+|You) asks? (?:Player \d+|you)\b")  # "Player
 
 def _live_words(run: Run, event: dict) -> str:
     """What the live game says of this ask to the visitor (seat 0), said of Player 1 instead."""
-    from kiosk.web.play import happy_families as pf
+    from kiosk.games.happy_families import web as pf
     from kiosk.web.play.games import HUMAN
 
     names = [seat_name(p) for p in range(run.players)]

@@ -9,9 +9,10 @@ from click.testing import CliRunner
 
 from kiosk.cli import main
 from kiosk.games import simulate as sim
-from kiosk.games import snap, trace
+from kiosk.games import trace
 from kiosk.games.cards import standard_deck
 from kiosk.games.core import OptionsError
+from kiosk.games.snap import engine as snap
 
 
 def run_cli(*args: str):

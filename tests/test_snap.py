@@ -8,9 +8,9 @@ import random
 import pytest
 from snap_table import follow
 
-from kiosk.games import snap
 from kiosk.games.cards import Card, standard_deck
 from kiosk.games.core import IllegalAction, OptionsError
+from kiosk.games.snap import engine as snap
 
 
 def stacked(*piles: str) -> list[Card]:

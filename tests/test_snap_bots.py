@@ -7,7 +7,7 @@ import statistics
 
 import pytest
 
-from kiosk.games.snap import bots as snap_bots
+from kiosk.games.snap.engine import bots as snap_bots
 
 
 @pytest.mark.parametrize(("name", "median"), [("easy", 900), ("medium", 600), ("hard", 420)])

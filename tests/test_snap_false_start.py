@@ -13,8 +13,8 @@ import pytest
 from bs4 import BeautifulSoup
 
 from kiosk import create_app
-from kiosk.games import snap
 from kiosk.games.cards import standard_deck
+from kiosk.games.snap import engine as snap
 from kiosk.web import tokens
 
 VARIANTS = ["classic", "woolworths"]

@@ -14,9 +14,9 @@ import pytest
 from bs4 import BeautifulSoup
 
 from kiosk import create_app
+from kiosk.games.snap import web as play
 from kiosk.web import tokens
 from kiosk.web.play import flow
-from kiosk.web.play import snap as play
 
 SET = "snap-standard-deck"
 

@@ -8,9 +8,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kiosk.games import snap, trace
+from kiosk.games import trace
 from kiosk.games.cards import standard_deck
 from kiosk.games.core import Event, IllegalAction, TraceContext
+from kiosk.games.snap import engine as snap
 
 DECK = standard_deck()
 IDS = {c.id for c in DECK}

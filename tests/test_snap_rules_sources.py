@@ -9,9 +9,10 @@ import pytest
 from game_files import shipped_variants
 from snap_table import follow
 
-from kiosk.games import registry, simulate, snap
+from kiosk.games import registry, simulate
 from kiosk.games.cards import Card
 from kiosk.games.core import Event, IllegalAction, OptionsError
+from kiosk.games.snap import engine as snap
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 TO_POOL = ("face-up-to-pool", "face-down-to-pool")

@@ -7,8 +7,9 @@ from __future__ import annotations
 import pytest
 
 from kiosk.games import simulate as sim
-from kiosk.games import snap, trace
+from kiosk.games import trace
 from kiosk.games.cards import Card
+from kiosk.games.snap import engine as snap
 
 DECK = sim.default_deck(snap)
 CALLING = [name for name in snap.VARIANTS if not snap.options_for(name).forfeits]

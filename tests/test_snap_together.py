@@ -1,7 +1,7 @@
 """Snap for two visitors at one screen and at your own pace: the engine's judging of calls.
 
 Two visitors are two human seats (0 and 1) whose calls on one card are posted together, each
-with the reaction its page measured from the card's one paint (kiosk/web/play/snap.py): the
+with the reaction its page measured from the card's one paint (kiosk/games/snap/web.py): the
 earliest wins; calls within the tie window follow the variant's tie rule (the pool, where it
 has one). At your own pace (``wait_for_people``) a person's call always comes before the
 computer seats'. The random games check, over many seeds, that every snap goes to the
@@ -14,8 +14,8 @@ import random
 
 import pytest
 
-from kiosk.games import snap
 from kiosk.games.cards import standard_deck
+from kiosk.games.snap import engine as snap
 
 DECK = standard_deck()
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from kiosk.games import snap
 from kiosk.games.core import Event, Hearer
+from kiosk.games.snap import engine as snap
 
 NAMES = ["Player 1", "Player 2", "Player 3"]
 VISITOR = Hearer(["You", "Steady Sue", "Speedy Sid"], 0, lambda cid: f"the {cid}")

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kiosk.games import snitchems as sn
 from kiosk.games.cards import standard_deck
 from kiosk.games.core import Event, IllegalAction, OptionsError, TraceContext, apply_moves
+from kiosk.games.snitchems import engine as sn
 
 CARDS = {c.id: c for c in standard_deck()}
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from kiosk.games import snitchems as sn
 from kiosk.games.cards import standard_deck
 from kiosk.games.core import GameError
-from kiosk.games.snitchems.bots import max_take, threat
+from kiosk.games.snitchems import engine as sn
+from kiosk.games.snitchems.engine.bots import max_take, threat
 
 CARDS = {c.id: c for c in standard_deck()}
 OPTIONS = sn.options_for()

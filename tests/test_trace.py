@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.games import registry, snap, trace
+from kiosk.games import registry, trace
 from kiosk.games.cards import standard_deck
 from kiosk.games.core import Event
+from kiosk.games.snap import engine as snap
 
 DOC = Path(__file__).parents[1] / "docs" / "trace.md"
 TYPES = {"object": dict, "array": list, "string": str, "null": type(None)}

@@ -107,6 +107,9 @@ class GameType:
     # what the game does by itself when a visitor's seat is to move (Snap: a call window that
     # has something to settle closes; Speed Snap turns every pile at once); None: it waits
     by_itself: Callable[[Any, int], dict[str, Any] | None] = _never_by_itself
+    # where it stands in the kiosk's lists of games; the first is the game of a set's short
+    # addresses (/sets/<slug>/play)
+    order: int = 100
 
     def deck(self, cards: Sequence[Card]) -> list[Card]:
         """The deck this game deals from ``cards``, checked by dealing it once with the first

@@ -1,64 +1,53 @@
-"""The one list of games: each game package's :class:`~kiosk.games.game_type.GameType`.
+"""The one list of games: each game folder's :class:`~kiosk.games.game_type.GameType`.
 
-The kiosk's own games are registered the same way as any other (OpenSpiel's
-``register_game``, Datasette's built-in plugins): :func:`register_game`. The built-ins are
-imported the first time the list is asked for, so importing the registry stays cheap.
+A game is a folder of this package, ``kiosk/games/<name>/``, whose ``engine`` subpackage has
+a ``GAME_TYPE``; the folders are found, not listed (OpenSpiel's ``register_game``, Django's
+apps). The first ask imports them, so importing the registry stays cheap.
 """
 
 from __future__ import annotations
 
-import importlib
+import importlib.util
+import pkgutil
 import threading
 from types import ModuleType
 
+import kiosk.games as package
 from kiosk.games.core import OptionsError
 from kiosk.games.game_type import GameType
 
-# The packages of the kiosk's own games: each has a ``GAME_TYPE``. The order is the kiosk's
-# (a set's first game, the order of the rules index falls back to it).
-BUILT_IN = ("kiosk.games.snap", "kiosk.games.happy_families", "kiosk.games.snitchems")
-
 _games: dict[str, GameType] = {}
-_lock = threading.Lock()
-_built_in_loaded = False
+_lock = threading.RLock()
 
 
-def register_game(game_type: GameType) -> GameType:
-    """Add a game to the list (a second game of the same name is refused)."""
-    _load_built_in()  # the kiosk's own games stay first, whoever registers first
+def _found() -> dict[str, GameType]:
+    """Every game folder's ``GAME_TYPE``, found once, in the games' own ``order``."""
     with _lock:
-        known = _games.get(game_type.name)
-        if known is not None and known is not game_type:
-            raise ValueError(f"a game named {game_type.name!r} is registered already")
-        _games[game_type.name] = game_type
-    return game_type
+        if not _games:
+            found = []
+            for folder in pkgutil.iter_modules(package.__path__):
+                engine = f"{package.__name__}.{folder.name}.engine"
+                if folder.ispkg and importlib.util.find_spec(engine) is not None:
+                    found.append(importlib.import_module(engine).GAME_TYPE)
+            for game_type in sorted(found, key=lambda g: (g.order, g.name)):
+                _games[game_type.name] = game_type
+        return _games
 
 
-def unregister_game(name: str) -> None:
-    """Take a game off the list (tests that register a game of their own)."""
+def forget() -> None:
+    """Look for the game folders again on the next ask (tests that add a folder of their own)."""
     with _lock:
-        _games.pop(name, None)
-
-
-def _load_built_in() -> None:
-    global _built_in_loaded
-    if _built_in_loaded:
-        return
-    _built_in_loaded = True  # first: registering each built-in comes back here
-    for path in BUILT_IN:
-        register_game(importlib.import_module(path).GAME_TYPE)
+        _games.clear()
 
 
 def games() -> list[str]:
-    """The names of every registered game, the kiosk's own first."""
-    _load_built_in()
-    return list(_games)
+    """The names of every game, in the kiosk's order."""
+    return list(_found())
 
 
 def game(name: str) -> GameType:
     """The game called ``name`` (raises OptionsError naming the known games)."""
-    _load_built_in()
-    found = _games.get(name)
+    found = _found().get(name)
     if found is None:
         raise OptionsError(f"unknown game {name!r}: choose from {', '.join(_games)}")
     return found

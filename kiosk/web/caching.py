@@ -31,9 +31,15 @@ URL_PARTS = ("wsgi.url_scheme", "SCRIPT_NAME", "PATH_INFO", "QUERY_STRING")
 _versions: Memo[str] = Memo()  # (path, size, mtime) → the hash of a static file's bytes
 
 
-def file_version(filename: str) -> str | None:
+def static_folder(endpoint: str) -> str | None:
+    """The folder a static endpoint serves: the app's ``static``, or a game's ``<bp>.static``."""
+    blueprint = endpoint.rpartition(".")[0]
+    return (current_app.blueprints[blueprint] if blueprint else current_app).static_folder
+
+
+def file_version(filename: str, endpoint: str = "static") -> str | None:
     """A short hash of a static file's bytes (cached per path, size and mtime), None if absent."""
-    folder = current_app.static_folder
+    folder = static_folder(endpoint)
     path = safe_join(folder, filename) if folder else None
     if path is None:
         return None
@@ -55,7 +61,8 @@ def code_version() -> str:
     digest = hashlib.sha256()
     with contextlib.suppress(metadata.PackageNotFoundError):  # a bare checkout has none
         digest.update(metadata.version("kiosk").encode())
-    for path in sorted((ROOT / "templates").rglob("*.html")):
+    games = (ROOT / "kiosk" / "games").glob("*/templates/**/*.html")  # each game's own
+    for path in sorted([*(ROOT / "templates").rglob("*.html"), *games]):
         digest.update(str(path.relative_to(ROOT)).encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
@@ -88,8 +95,8 @@ def init_app(app: Flask) -> None:
 
     @app.url_defaults
     def _static_version(endpoint: str, values: dict[str, str]) -> None:
-        if endpoint == "static" and "filename" in values and "v" not in values:
-            found = file_version(values["filename"])
+        if endpoint.endswith("static") and "filename" in values and "v" not in values:
+            found = file_version(values["filename"], endpoint)
             if found:
                 values["v"] = found
 
@@ -118,10 +125,11 @@ def init_app(app: Flask) -> None:
 
     @app.after_request
     def _cache_headers(response: Response) -> Response:
-        if request.endpoint == "static" and response.status_code in (200, 304):
+        endpoint = request.endpoint or ""
+        if endpoint.endswith("static") and response.status_code in (200, 304):
             filename = (request.view_args or {}).get("filename", "")
             wanted = request.args.get("v")
-            if wanted and wanted == file_version(filename):
+            if wanted and wanted == file_version(filename, endpoint):
                 response.cache_control.public = True
                 response.cache_control.max_age = STATIC_MAX_AGE
                 response.cache_control.immutable = True

@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from kiosk.games import snap
+from kiosk.games.snap import engine as snap
 
 from .harness import LiveServer
 

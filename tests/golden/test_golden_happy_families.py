@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.games import happy_families as hf
 from kiosk.games import trace
+from kiosk.games.happy_families import engine as hf
 
 CASES = [
     (variant, players, families, seed)

@@ -7,8 +7,9 @@ import random
 
 import pytest
 
-from kiosk.games import snap, trace
+from kiosk.games import trace
 from kiosk.games.cards import standard_deck
+from kiosk.games.snap import engine as snap
 
 CASES = [
     (variant, players, seed) for variant in snap.VARIANTS for players, seed in ((2, 1), (3, 2))
@@ -110,7 +111,7 @@ def test_every_variant_has_golden_files() -> None:
 
 def visitors_chooser(seed: int):
     """Two visitors at one screen (seats 0 and 1) with a computer player (seat 2): on a
-    match, one, the other or both call, as kiosk/web/play/snap.py posts them (their calls,
+    match, one, the other or both call, as kiosk/games/snap/web.py posts them (their calls,
     then a close if the window is still open); reactions from a seeded script."""
     rng = random.Random(f"visitors:{seed}")
     queue: list[dict] = []

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.games import snitchems as sn
 from kiosk.games import trace
 from kiosk.games.cards import standard_deck
+from kiosk.games.snitchems import engine as sn
 
 CASES = [
     ("classic", {}, 1),

@@ -407,11 +407,7 @@ def missing_parts(app: Flask) -> list[str]:
     for slug in registry.games():
         plugin = plugins.get(slug)
         if plugin is None:
-            module = slug.replace("-", "_")
-            found.append(
-                f"game {slug!r} has no web adapter: kiosk/web/play/{module}.py with"
-                " GAME = a PlayGame, or kiosk.web.play.games.register_play(...)"
-            )
+            found.append(f"game {slug!r} has no web adapter: a web.py beside its engine with GAME")
             continue
         for name in (f"play/_{slug}.html", f"play/_{slug}-setup.html"):
             try:
@@ -427,17 +423,16 @@ def init_app(app: Flask) -> None:
     # rule whose default it matches): both are public. No other rule of the kiosk has defaults.
     app.url_map.redirect_defaults = False
     app.register_blueprint(bp)
-    for plugin in games().values():
-        if plugin.folder:  # a game with its own templates and static files
-            app.register_blueprint(
-                Blueprint(
-                    blueprint_name(plugin.slug),
-                    __name__,
-                    template_folder=f"{plugin.folder}/templates",
-                    static_folder=f"{plugin.folder}/static",
-                    static_url_path=f"/play-static/{plugin.slug}",
-                )
+    for plugin in games().values():  # each game's own templates and static files
+        app.register_blueprint(
+            Blueprint(
+                blueprint_name(plugin.slug),
+                __name__,
+                template_folder=plugin.folder / "templates",
+                static_folder=plugin.folder / "static",
+                static_url_path=f"/play-static/{plugin.slug}",
             )
+        )
     missing = missing_parts(app)
     if missing:
         raise RuntimeError("a registered game cannot be played: " + "; ".join(missing))

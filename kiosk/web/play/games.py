@@ -13,8 +13,10 @@ player who thinks aloud, a "Next" at a fixed pace.
 from __future__ import annotations
 
 import importlib
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import MappingProxyType, ModuleType
 from typing import Any
 
@@ -89,9 +91,6 @@ class PlayGame:
     needs_level: bool = True  # the record's settings name the computer players' level
     script_paced: bool = False  # its own script, not play.js, says when a table is shown
 
-    # A game that brings its own templates and static files (not the kiosk's folders): a
-    # folder holding ``templates/play/_<slug>.html`` … and ``static/css/<slug>.css`` …
-    folder: str | None = None
     # How a rule step-through lays the engine's places out: the middle's kinds in the order
     # shown, then each seat's. A kind not named here is shown under its own name, face up,
     # stacked, after the named ones.
@@ -156,9 +155,14 @@ class PlayGame:
         return registry.game(self.slug)
 
     @property
+    def folder(self) -> Path:
+        """The game's folder: ``templates/play/_<slug>.html`` …, ``static/css/<slug>.css`` …"""
+        return Path(str(sys.modules[type(self).__module__].__file__)).parent
+
+    @property
     def static_endpoint(self) -> str:
-        """Where the game's CSS and JS are served from: the kiosk's, or its own folder's."""
-        return f"{blueprint_name(self.slug)}.static" if self.folder else "static"
+        """Where the game's CSS and JS are served from: its own folder's ``static/``."""
+        return f"{blueprint_name(self.slug)}.static"
 
     def record(self) -> GameRecord | None:
         """The game's file in this request's catalogue (None in a catalogue of sets alone)."""
@@ -321,32 +325,15 @@ def card_view(card: Card) -> dict[str, Any]:
 # ----------------------------------------------------------------- the adapters
 
 
-_adapters: dict[str, PlayGame] = {}
-
-
 def blueprint_name(slug: str) -> str:
     """The blueprint that serves a game's own folder (templates, static files)."""
     return "play_" + slug.replace("-", "_")
 
 
-def register_play(adapter: PlayGame) -> PlayGame:
-    """A game's web adapter, for a game whose adapter is not ``kiosk.web.play.<name>.GAME``."""
-    _adapters[adapter.slug] = adapter
-    return adapter
-
-
-def unregister_play(slug: str) -> None:
-    """Take a registered adapter away (tests that register a game of their own)."""
-    _adapters.pop(slug, None)
-
-
 def adapter(slug: str) -> PlayGame | None:
-    """The web adapter of registered game ``slug``: one registered, or the kiosk's own
-    ``kiosk.web.play.<slug with underscores>.GAME``; None if it has none."""
-    found = _adapters.get(slug)
-    if found is not None:
-        return found
-    module_name = f"{__package__}.{slug.replace('-', '_')}"
+    """The web adapter of registered game ``slug``, its folder's ``web.GAME``; None if it
+    has none."""
+    module_name = registry.engine(slug).__name__.removesuffix(".engine") + ".web"
     try:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as error:
@@ -354,14 +341,12 @@ def adapter(slug: str) -> PlayGame | None:
             raise  # a real import error inside an adapter must not be hidden
         return None
     found = getattr(module, "GAME", None)
-    if not isinstance(found, PlayGame):
-        return None
-    return _adapters.setdefault(slug, found)  # found once: every request asks
+    return found if isinstance(found, PlayGame) else None
 
 
 def adapters() -> dict[str, PlayGame]:
-    """Every registered game's web adapter, by slug, in the registry's order (a game without
-    one is left out here; the start-up check names it)."""
+    """Every game's web adapter, by slug, in the registry's order (a game without one is
+    left out here; the start-up check names it)."""
     found = {slug: adapter(slug) for slug in registry.games()}
     return {slug: a for slug, a in found.items() if a is not None}
 

@@ -1,0 +1,875 @@
+"""Snap's part of the play flow: its choices, its short token actions, reaction timing, the
+Snap table, and the computer players' pace with fair timing (docs/play.md).
+
+The flow replays the record, applies the visitor's button and draws this table. With
+JavaScript, ``snap.js`` measures the visitor's reaction from the moment a card is painted
+and sends it with a call; without, a call counts as ``UNMEASURED_MS``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from types import MappingProxyType, SimpleNamespace
+from typing import Any
+
+from flask import current_app
+
+from kiosk.catalogue.decks import card_name
+from kiosk.catalogue.scenarios import Run, Step, seat_name
+from kiosk.catalogue.schema import SetRecord
+from kiosk.games.cards import Card
+from kiosk.games.core import GameError, Hearer
+from kiosk.games.snap import engine as snap
+from kiosk.web import tokens
+from kiosk.web.cardfaces import quoted
+from kiosk.web.cards import Face, back_src, card_face, dom_id, find_face
+from kiosk.web.play.games import HUMAN, Game, NotOnTheList, PlaceStyle, PlayGame
+
+DEFAULT_LEVEL = "easy"
+DEFAULT_BOTS = 1
+# The computer players turn a card this long after the last card was painted (ms): longer for
+# slower levels, so almost every computer call falls inside the window it belongs to.
+PACE_MS = {"easy": 2200, "medium": 1500, "hard": 1200}
+# A match stays on the table at least this long at every level, as long as at the slowest:
+# time for a young child to see it and tap (docs/play.md, "Fair timing").
+MATCH_OPEN_MS = PACE_MS["easy"]
+OUTCOME_HOLD_MS = 800  # extra time to read an outcome before the next card
+UNMEASURED_MS = 800  # a call without a measured reaction (no JavaScript) counts as this
+BAD_REACTION_WORDS = "The kiosk could not tell how quickly you tapped. Please tap Snap! again."
+OUTCOMES = {
+    "snap",
+    "pool-formed",
+    "pool-won",
+    "tie",
+    "penalty",
+    "mistaken-call",
+    "forfeit",
+    "unclaimed",
+    "out",
+}
+CODES = {"turn": "t", "call": "c", "call-pool": "p", "close": "x"}
+TYPES = {v: k for k, v in CODES.items()}
+ACTS = ("turn", "snap", "pool", "next", "auto-on", "auto-off")
+# Who plays (docs/play.md, "Ways to play Snap"): a visitor against the computer, two visitors
+# at one screen (each with their own Snap! at their own edge), or one visitor at their own pace
+COMPUTER, TOGETHER, OWN_PACE = "computer", "together", "own-pace"
+MODES = (COMPUTER, TOGETHER, OWN_PACE)
+VISITORS = (0, 1)  # the two visitors' seats when two play together
+# Each visitor's name, colour and keys: told apart by colour and by the edge they stand at
+VISITOR_NAMES = ("Blue", "Orange")
+VISITOR_KEYS = (("A", "S"), ("L", "K"))  # (Snap!, Snap Pool!) for each visitor
+TOO_MANY = "Please choose again: two of you play with up to two computer players."
+NONE_ALONE = (
+    "Please choose again: on your own you play with one to three computer players "
+    "(none only when two of you play)."
+)
+BOT_COUNTS = {COMPUTER: (1, 2, 3), TOGETHER: (0, 1, 2), OWN_PACE: (1, 2, 3)}
+
+
+class Refused(GameError):
+    """A request the rules refuse, with the words the visitor sees (answered with 400)."""
+
+    def __init__(self, words: str) -> None:
+        super().__init__(words)
+        self.words = words
+
+
+# ----------------------------------------------------------------- token actions
+
+
+def encode_action(action: dict[str, Any]) -> str:
+    """An engine action as a short string for the token (``"t0"``, ``"c0:12:431.5"``).
+
+    One string an action (not a list) keeps a 500-action record quick to sign and to read.
+    """
+    code = CODES[action["type"]]
+    if code in ("c", "p"):
+        return f"{code}{action['player']}:{action['turn']}:{action['reaction_ms']!r}"
+    return f"{code}{action['player']}"
+
+
+def _number(text: str) -> int | float:
+    return int(text) if text.isascii() and text.isdigit() else float(text)
+
+
+def decode_action(item: Any) -> dict[str, Any]:
+    """The engine action for a token's item, a string of :func:`encode_action` (raises
+    BadToken("malformed") for anything else)."""
+    try:
+        if type(item) is not str:
+            raise TypeError("an action is a string")
+        code, fields = item[:1], item[1:].split(":")
+        player, *rest = fields
+        action: dict[str, Any] = {"type": TYPES[code], "player": int(player)}
+        if code in ("c", "p"):
+            turn, ms = rest
+            action["turn"], action["reaction_ms"] = int(turn), _number(ms)
+        elif rest:
+            raise ValueError("extra fields")
+    except (TypeError, ValueError, KeyError):
+        raise tokens.BadToken("malformed", "an action in the record is not readable") from None
+    return action
+
+
+_TURNS = tuple({"type": "turn", "player": p} for p in range(8))  # shared: the engine only reads
+_TURN_CODES = {f"t{p}": turn for p, turn in enumerate(_TURNS)}
+
+
+def decode_actions(items: tuple[Any, ...]) -> list[dict[str, Any]]:
+    """Every action of a record (a turn, by far the most common, without a new dict)."""
+    turns = _TURN_CODES
+    return [
+        turn if (turn := turns.get(item) if type(item) is str else None) else decode_action(item)
+        for item in items
+    ]
+
+
+def reaction(raw: str | None) -> float:
+    """The reaction (ms) the page sent, for the engine to judge; none sent (no JavaScript)
+    counts as ``UNMEASURED_MS``. Only read here: the engine refuses a negative or
+    non-finite one (text that is no number reads as NaN) and makes a false start too late."""
+    text = (raw or "").strip()
+    if not text:
+        return UNMEASURED_MS
+    try:
+        ms = float(text)
+    except ValueError:
+        return math.nan
+    if math.isfinite(ms) and ms > snap.MAX_REACTION_MS:  # a tap after a minute away: slowest
+        return float(snap.MAX_REACTION_MS)
+    return round(ms, 1)
+
+
+# ----------------------------------------------------------------- the game
+
+
+def bound() -> int:
+    """The kiosk bound on turns (the config may lower it for tests)."""
+    return int(current_app.config.get("PLAY_MAX_TURNS") or snap.KIOSK_MAX_TURNS)
+
+
+def variants_for(record: SetRecord) -> list[str]:
+    """The Snap variants offered for this set, its own rules (its file's ``own_rules``) first."""
+    first = record.own_rules.get(snap.GAME, next(iter(snap.VARIANTS)))
+    return [first, *(name for name in snap.VARIANTS if name != first)]
+
+
+def mode(options: snap.SnapOptions) -> str:
+    """Who plays this game, as its options say: one visitor, two together, or at own pace."""
+    if options.wait_for_people:
+        return OWN_PACE
+    return TOGETHER if len(options.humans) == 2 else COMPUTER
+
+
+def next_action(game: Game) -> dict[str, Any] | None:
+    """What "Next" (the page's pace) does now: a computer turn, a settle, or nothing (the
+    game's own ``next_move``; with auto-turn on, the visitor's cards turn by themselves too)."""
+    humans = () if game.record.settings.get("auto") else game.state.options.humans
+    asked = game.next_move
+    if asked is not None and asked[0] is game.state and asked[1] == humans:
+        return asked[2]  # the table, its pace and "Next" all ask it of one state
+    level = game.state.options.level
+    action = snap.GAME_TYPE.next_move(game.state, humans, lambda seat: snap.make_bot(level, seat))
+    game.next_move = (game.state, humans, action)
+    return action
+
+
+def names(options: snap.SnapOptions) -> list[str]:
+    """Each seat's name: "You" (two visitors: "Blue" and "Orange"), then the computer players
+    as the game file names their level."""
+    out = []
+    together = mode(options) == TOGETHER
+    for seat in range(options.players):
+        if together and seat in VISITORS:
+            out.append(VISITOR_NAMES[seat])
+        elif seat == HUMAN:
+            out.append("You")
+        else:
+            out.append(GAME.player_names(options.seat_level(seat), seat)[seat - 1])
+    return out
+
+
+def card_alt(card: dict[str, Any] | None, set_record: SetRecord) -> str:
+    """A card named by its picture or rank (and family, where Snap matches by family)."""
+    if card is None:
+        return ""
+    if set_record.deck == "standard-52":
+        return card["name"]
+    face = find_face(set_record, (card.get("face") or "").rpartition("/")[2])
+    # a printed name is historic text, quoted; a card the record does not name is said plainly
+    name = card_name(face) if face is not None and not face.recorded else quoted(card["name"])
+    if set_record.match == "family" and card.get("match"):
+        return f"{name}, {card['match']} family"
+    return name
+
+
+def hearer(game: Game, looks: CardLooks, who: list[str] | None = None) -> Hearer:
+    """The visitor at the table: "you", the computer seats by name (``who``, when the caller
+    has them already), cards by the set's names (as the table's pictures name them)."""
+    cards = game.state.cards
+    return Hearer(
+        names(game.state.options) if who is None else who,
+        None if mode(game.state.options) == TOGETHER else HUMAN,
+        lambda cid: looks.look(snap.card_json(cards[cid])).alt,  # type: ignore[union-attr]
+    )
+
+
+def headline(words: list[str], outcomes: list[str]) -> str | None:
+    """The sentence to show big: the last outcome (or note), else the last card turned."""
+    return (outcomes or words or [None])[-1]
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+class Story:
+    """What the table shows of the last action, at the cards: a mark on each seat it touched
+    (its kind and a few words), the matched cards to draw at the winner's seat, the region's
+    ``data-outcome`` and the sounds to play (docs/play.md, "The table tells the story")."""
+
+    # the outcome a table is known by, when several things happened: the visitor's first
+    PRIORITY = ("won", "slow", "lost", "wrong", "late", "pool", "tie", "forfeit", "missed")
+
+    def __init__(self) -> None:
+        self.marks: dict[int, SimpleNamespace] = {}
+        self.kinds: list[str] = []
+        self.sounds: list[str] = []
+        self.pool_new = False
+
+    def mark(self, seat: int, kind: str, words: str, cards: list[str] | None = None) -> None:
+        """Mark a seat (the first mark of a seat stands: it is the one its words are about)."""
+        if seat not in self.marks:
+            self.marks[seat] = SimpleNamespace(kind=kind, words=words, cards=cards or [])
+
+    def sound(self, name: str) -> None:
+        if name not in self.sounds:
+            self.sounds.append(name)
+
+    @property
+    def outcome(self) -> str | None:
+        """The region's ``data-outcome``: the most telling kind of what happened."""
+        found = [k for k in self.PRIORITY if k in self.kinds]
+        return found[0] if found else None
+
+
+def pile_size(n: int) -> int:
+    """How thick a pile of ``n`` cards is drawn on the result screen (0-5)."""
+    return next(i for i, top in enumerate((0, 3, 8, 16, 28)) if n <= top) if n <= 28 else 5
+
+
+def story(
+    events: list[Any],
+    me: int | None,
+    over: bool,
+    winners: list[int],
+    names: list[str] | None = None,
+) -> Story:
+    """The last action's events told at the table, for the visitor at seat ``me``; with
+    ``me`` None, for two visitors together (seats ``VISITORS``), whose badges carry their
+    ``names`` (each is told at their own edge of the screen)."""
+    out = Story()
+    mine = set(VISITORS) if me is None else {me}
+    callers = {e.data.get("player") for e in events if e.type == "call"} & mine
+    called = bool(callers)
+
+    def tag(seat: int, words: str) -> str:
+        return f"{names[seat]}: {words}" if me is None and names else words
+
+    for e in events:
+        t, d = e.type, e.data
+        p = d.get("player")
+        if t == "turn":
+            out.sound("card")
+        elif t == "call" and p not in mine:
+            out.sound("call")
+        elif t in ("snap", "pool-won"):
+            won = d["won"]
+            cards = d["tops"] if t == "snap" else [d["pool_top"]]
+            call = "Snap!" if t == "snap" else "Snap Pool!"
+            yours = p in mine and me is not None
+            out.mark(
+                p, "won", tag(p, f"{call} You win {won}!" if yours else f"{call} +{won}"), cards
+            )
+            for q in sorted(callers - {p}):  # a visitor who called, beaten to it
+                out.mark(q, "slow", tag(q, "Too slow!"))
+            if p in mine:
+                out.kinds.append("won")
+                out.sound("win")
+            else:
+                out.kinds.append("slow" if called else "lost")
+                out.sound("late" if called else "lose")
+        elif t == "pool-formed":
+            for q in d["players"]:
+                out.mark(q, "together", tag(q, "Together!"))
+            out.pool_new = True
+            out.kinds.append("pool")
+            out.sound("card")
+        elif t == "tie":
+            out.kinds.append("tie")
+        elif t in ("penalty", "mistaken-call"):
+            paid = d.get("paid", 0)
+            words = "No match!" + (f" −{_plural(paid, 'card')}" if paid else "")
+            out.mark(p, "wrong", tag(p, words) if p in mine else words)
+            out.kinds.append("wrong")
+            if p in mine:
+                out.sound("wrong")
+        elif t == "late-call" and p in mine and d.get("why") != "already called":
+            out.mark(p, "late", tag(p, "Too late"))
+            out.kinds.append("late")
+            out.sound("late")
+        elif t == "forfeit":
+            payer = d["payer"]
+            out.mark(payer, "paid", f"−{_plural(d['paid'], 'counter')}")
+            out.kinds.append("forfeit")
+            out.sound("win" if p in mine else "lose" if payer in mine else "card")
+        elif t == "unclaimed":
+            out.kinds.append("missed")
+    if over:
+        out.sound("end-win" if mine & set(winners) else "end-lose")
+    return out
+
+
+class CardLooks:
+    """How a set's cards show on the table (picture URL, name), each worked out once: one per
+    set, content version and mount point (kept with the setup context)."""
+
+    def __init__(self, set_record: SetRecord) -> None:
+        self.set_record = set_record
+        self._faces: dict[str, Face] = {}
+        self._looks: dict[str, SimpleNamespace] = {}
+
+    def face(self, face: str) -> Face:
+        """A card's picture (an engine card's ``face`` key): its photograph or its drawing."""
+        found = self._faces.get(face)
+        if found is None:
+            found = self._faces[face] = card_face(face)
+        return found
+
+    def src(self, face: str) -> str:
+        """The URL of a card picture (an engine card's ``face`` key)."""
+        return self.face(face).src
+
+    def look(self, card: dict[str, Any] | None) -> SimpleNamespace | None:
+        """A card of the engine's view as the table shows it: ``id``, ``src``, ``alt`` (its
+        name, photographed or drawn: what a visitor needs to play) and ``css``."""
+        if card is None:
+            return None
+        found = self._looks.get(card["id"])
+        if found is None:
+            face = self.face(card["face"])
+            found = SimpleNamespace(
+                id=card["id"],
+                src=face.src,
+                alt=card_alt(card, self.set_record),
+                css=face.css,
+            )
+            self._looks[card["id"]] = found
+        return found
+
+
+def _shown(card: SimpleNamespace | None, **more: Any) -> SimpleNamespace:
+    """A pile's top card with its name and picture at hand for the template."""
+    return SimpleNamespace(
+        **more, top=card, top_alt=card.alt if card else "", top_src=card.src if card else None
+    )
+
+
+def _centre(
+    top: SimpleNamespace | None, below: SimpleNamespace | None, count: int
+) -> SimpleNamespace:
+    """Easy Snap's centre pile: its top card, the card under it, and how many."""
+    return _shown(
+        top,
+        count=count,
+        below=below,
+        below_alt=below.alt if below else "",
+        below_src=below.src if below else None,
+    )
+
+
+def _named(card: SimpleNamespace | None, place: str, up: bool) -> dict[str, Any]:
+    """A card of a step-through's table named for rules.js: its id, its place, face up or not."""
+    return {"card": dom_id(card.id), "place": place, "up": int(up)} if card else {}
+
+
+def can_turn_now(s: snap.SnapState, seat: int = HUMAN) -> bool:
+    """Whether ``seat`` may turn a card now."""
+    return any(a["type"] == "turn" for a in snap.legal_actions(s, seat))
+
+
+def match_words(s: snap.SnapState) -> str | None:
+    """At your own pace, what a match on the table asks of the visitor (for the live region)."""
+    w = s.window
+    if w is None or s.over or s.out[HUMAN] or any(c[1] == HUMAN for c in w.calls):
+        return None
+    if w.snap and w.pool:
+        return "It's a match — press Snap! (a top card matches the pool too: Snap Pool! wins it)."
+    if w.snap:
+        return "It's a match — press Snap!"
+    if w.pool:
+        return "A top card matches the pool — press Snap Pool!"
+    return None
+
+
+COUNTDOWN_FROM = 10  # the turns left are told big, and said, from here down
+
+
+def parse_calls(raw: str | None) -> list[tuple[int, str, float]]:
+    """The calls two visitors made on one card, sent together by snap.js as
+    ``"0:snap:512.3 1:snap:530.1"``: (seat, kind, reaction) for each visitor's seat; anything
+    else in it is left out (a page never sends it; each reaction is judged by the engine)."""
+    out: list[tuple[int, str, float]] = []
+    for item in (raw or "").split()[: 2 * len(VISITORS)]:
+        seat, _, rest = item.partition(":")
+        kind, _, ms = rest.partition(":")
+        fresh = all(str(c[0]) != seat for c in out)
+        if seat in ("0", "1") and kind in ("snap", "pool") and ms and fresh:
+            out.append((int(seat), kind, reaction(ms)))
+    return out
+
+
+def keys_words(show_pool: bool) -> list[str]:
+    """The keys each visitor may press instead of a tap (said on screen, at their edge)."""
+    out = []
+    for name, (snap_key, pool_key) in zip(VISITOR_NAMES, VISITOR_KEYS, strict=True):
+        pool = f", {pool_key} for Snap Pool!" if show_pool else ""
+        out.append(f"{name}: key {snap_key} for Snap!{pool}")
+    return out
+
+
+class Snap(PlayGame):
+    """Snap against one to three computer players, with any set's deck; or two visitors at one
+    screen with none to two; or one visitor at their own pace."""
+
+    engine = snap
+    field = "act"
+    buttons = ACTS
+    stepped = False  # a late call is the engine's to judge ("too late"), not a stale tap
+    says_the_deal = False
+    own_script = True
+    needs_level = False
+    script_paced = True  # snap.js starts the pace when the new card has been painted
+    middle_places = MappingProxyType(
+        {
+            "stock": PlaceStyle("The pack", face_up=False),
+            "aside": PlaceStyle("Set aside", face_up=False),
+            "centre": PlaceStyle("The pile in the middle", always=True),
+            "pool": PlaceStyle("The pool", always=True),
+        }
+    )
+    _no_pool = MappingProxyType({**middle_places, "pool": PlaceStyle("The pool")})
+    # each player's cards are a face-down pile, turned one by one onto their face-up pile
+    seat_places = MappingProxyType(
+        {"down": PlaceStyle("Face-down pile", face_up=False), "up": PlaceStyle("Face-up pile")}
+    )
+
+    def table_notes(self, public: Mapping[str, Any]) -> list[str]:
+        """The forfeits game's kitty of counters."""
+        kitty = public.get("kitty")
+        return [] if kitty is None else [f"Counters paid: {kitty}"]
+
+    def middle_layout(self, options: Mapping[str, Any]) -> Mapping[str, PlaceStyle]:
+        """The pool, empty or not, where the rules have one (as the table shows it in play)."""
+        return self.middle_places if snap.options_from_json(options).has_pool else self._no_pool
+
+    def seat_notes(self, public: Mapping[str, Any], seat: int) -> list[str]:
+        """A player's counters (the forfeits game), and whether they are out."""
+        counters, out = public.get("counters"), public.get("out")
+        notes = [f"Counters: {counters[seat]}"] if isinstance(counters, list) else []
+        return notes + (["Out of the game"] if isinstance(out, list) and out[seat] else [])
+
+    def step_table(self, run: Run, step: Step, set_record: SetRecord) -> dict[str, Any]:
+        """A rule step's table as play draws it (``_snap.html`` watching): each seat's piles,
+        the centre and the pool, from the step's places; Player 1 sits where the visitor does."""
+        o = snap.options_from_json(run.options)
+        looks = CardLooks(set_record)
+        places, public = step.places, step.public
+
+        def top_of(place: str) -> SimpleNamespace | None:
+            ids = places.get(place) or ()
+            return looks.look(snap.card_json(run.cards[ids[-1]])) if ids else None
+
+        def below_top(place: str) -> SimpleNamespace | None:
+            ids = places.get(place) or ()
+            return looks.look(snap.card_json(run.cards[ids[-2]])) if len(ids) > 1 else None
+
+        counters, out = public.get("counters"), public.get("out") or ()
+        seats = []
+        for p in range(run.players):
+            top = top_of(f"up:{p}")
+            down = places.get(f"down:{p}") or ()
+            seats.append(
+                SimpleNamespace(
+                    **vars(_shown(top)),
+                    seat=p,
+                    name=seat_name(p),
+                    visitor=p == HUMAN,
+                    you=p == HUMAN,
+                    colour=None,
+                    current=public.get("current") == p and not public.get("over"),
+                    out=bool(out[p]) if p < len(out) else False,
+                    mark=None,
+                    down=len(down),
+                    up=len(places.get(f"up:{p}") or ()),
+                    counters=counters[p] if isinstance(counters, list) else None,
+                    down_data=_named(top_of(f"down:{p}"), f"down:{p}", up=False),
+                    top_data=_named(top, f"up:{p}", up=True),
+                )
+            )
+        centre = None
+        if o.layout == "central":
+            centre = _centre(top_of("centre"), below_top("centre"), len(places.get("centre", ())))
+            centre.top_data = _named(centre.top, "centre", up=True)
+            centre.below_data = _named(centre.below, "centre", up=True)
+        pool = _shown(top_of("pool"), count=len(places.get("pool", ())))
+        pool.top_data = _named(pool.top, "pool", up=True)
+        ghosts: dict[int, list[dict[str, Any]]] = {}  # cards gone under a pile in this step
+        drawn = {c.id for c in (pool.top, *(seat.top for seat in seats)) if c}
+        for event in step.events:
+            for move in event.get("moves", ()):
+                kind, _, seat = move["to"].partition(":")
+                if kind == "down" and move["from"] != move["to"]:
+                    ghosts.setdefault(int(seat), []).extend(
+                        {"card": dom_id(c), "place": move["to"], "up": 0}
+                        for c in move["cards"]
+                        if c != (places[move["to"]] or [None])[-1] and c not in drawn
+                    )
+        packs = self.packs(places, "stock", "aside")  # before the deal, and set aside
+        return {
+            "packs": packs,
+            "seats": seats,
+            "centre": centre,
+            "pool": pool,
+            "view": SimpleNamespace(kitty=public.get("kitty")),
+            "central": o.layout == "central",
+            "show_pool": o.has_pool,
+            "forfeits": o.forfeits,
+            "speed": o.speed,
+            "together": False,
+            "own_pace": False,
+            "over": False,
+            "pool_new": False,
+            "ghosts": ghosts,
+            "back": back_src(set_record),
+        }
+
+    def plays(self, set_record: SetRecord) -> bool:
+        """Every set with cards plays Snap (a record whose cards are not recorded has none)."""
+        return set_record.cards_listed
+
+    def choices(self, set_record: SetRecord, deck: list[Card]) -> dict[str, Any]:
+        """How many computer players, how quick, which rules (the set's own first)."""
+        variants = variants_for(set_record)
+        return {
+            "variants": [self.variants()[name] for name in variants],
+            "default_variant": variants[0],
+            "levels": self.levels(),
+            "default_level": DEFAULT_LEVEL,
+            "default_bots": DEFAULT_BOTS,
+            "bot_counts": (0, 1, 2, 3),
+            "modes": MODES,
+            "default_mode": COMPUTER,
+            "max_turns": bound(),
+            "countdown_from": COUNTDOWN_FROM,
+            "card_looks": CardLooks(set_record),
+        }
+
+    def start(self, set_record: SetRecord, form: Mapping[str, str]) -> tuple[Any, dict[str, Any]]:
+        """Who plays, the chosen rules, level and number of computer players, bounded in turns."""
+        variant = form.get("variant", variants_for(set_record)[0])
+        level = form.get("level", DEFAULT_LEVEL)
+        who = form.get("mode", COMPUTER)
+        try:
+            bots = int(form.get("bots", DEFAULT_BOTS))
+        except ValueError:
+            bots = -1
+        if variant not in snap.VARIANTS or level not in snap.LEVELS or who not in MODES:
+            raise NotOnTheList()
+        if bots not in BOT_COUNTS[who]:
+            raise NotOnTheList(TOO_MANY if who == TOGETHER and bots == 3 else NONE_ALONE)
+        humans = VISITORS if who == TOGETHER else (HUMAN,)
+        options = snap.options_for(
+            variant,
+            players=bots + len(humans),
+            humans=humans,
+            level=level,
+            max_turns=bound(),
+            wait_for_people=who == OWN_PACE,
+        )
+        # two together: the cards turn by themselves, so both can keep a hand on Snap!
+        return options, {"auto": who == TOGETHER}
+
+    def encode_action(self, action: dict[str, Any]) -> str:
+        return encode_action(action)
+
+    def decode_action(self, item: Any) -> dict[str, Any]:
+        return decode_action(item)
+
+    def decode_actions(self, items: tuple[Any, ...]) -> list[dict[str, Any]]:
+        return decode_actions(items)
+
+    def button(self, form: Mapping[str, str]) -> str:
+        """Snap's buttons are words (``act=turn``); a visitor's own carries their seat
+        (``act=snap:1``)."""
+        return form.get("act", "").partition(":")[0]
+
+    def play(self, game: Game, action: dict[str, Any]) -> None:
+        """Apply one engine action; record it unless it changed nothing (a late call)."""
+        game.state, game.events = snap.apply(game.state, action)
+        if len(game.events) == 1 and game.events[0].type == "late-call":
+            game.recorded = False
+        else:
+            game.record = game.record.plus(encode_action(action))
+
+    def act(self, game: Game, form: Mapping[str, str]) -> str | None:
+        """Turn, call Snap! or Snap Pool!, let "Next" move the game on, or switch auto-turn."""
+        what, _, seat_text = form.get("act", "").partition(":")
+        s = game.state
+        who = mode(s.options)
+        if what in ("auto-on", "auto-off"):
+            game.record = game.record.with_settings(auto=what == "auto-on")
+            return None
+        if s.over:
+            return "The game is over."
+        if what == "next":
+            action = next_action(game)
+            if action is None and who == OWN_PACE and can_turn_now(s):
+                action = {"type": "turn", "player": HUMAN}  # "Go on" turns the visitor's card
+            if action is not None:  # else it is the visitor's move: the table says so
+                self.play(game, action)
+            return None
+        if who == TOGETHER:
+            return self.together(game, what, seat_text, form)
+        legal = snap.legal_actions(s, HUMAN)
+        if what == "turn":
+            if not any(a["type"] == "turn" for a in legal):
+                return "Wait for your turn." if not s.out[HUMAN] else "You are out of this game."
+            self.play(game, {"type": "turn", "player": HUMAN})
+            return None
+        # a call: Snap! or Snap Pool!
+        if s.options.forfeits:
+            return "In the forfeits game a match snaps by itself: no need to call."
+        if s.out[HUMAN]:
+            return "You are out of this game."
+        try:
+            turn = int(form.get("turn", ""))
+        except ValueError:
+            turn = -1
+        call = {
+            "type": "call-pool" if what == "pool" else "call",
+            "player": HUMAN,
+            "turn": turn,
+            "reaction_ms": reaction(form.get("reaction_ms")),
+        }
+        try:
+            self.play(game, call)
+        except snap.BadReaction:  # a bad request (a page never sends one): 400, in words
+            raise Refused(BAD_REACTION_WORDS) from None
+        return None
+
+    def together(
+        self, game: Game, what: str, seat_text: str, form: Mapping[str, str]
+    ) -> str | None:
+        """Two visitors: a turn for whichever of them is to turn; calls on one card, sent
+        together (``calls``) or one visitor's (``act=snap:1``), each with its own reaction
+        from the same paint, judged by the engine at once (the window closes after them)."""
+        s = game.state
+        if what == "turn":
+            seat = s.current
+            if seat not in VISITORS or not any(
+                a["type"] == "turn" for a in snap.legal_actions(s, seat)
+            ):
+                return "Wait for your turn."
+            self.play(game, {"type": "turn", "player": seat})
+            return None
+        if s.options.forfeits:
+            return "In the forfeits game a match snaps by itself: no need to call."
+        try:
+            turn = int(form.get("turn", ""))
+        except ValueError:
+            turn = -1
+        calls = parse_calls(form.get("calls"))
+        if not calls and seat_text in ("0", "1"):
+            calls = [(int(seat_text), what, reaction(form.get("reaction_ms")))]
+        events: list[Any] = []
+        recorded = True
+        for seat, kind, ms in calls:
+            if game.state.over or game.state.out[seat]:
+                continue
+            action = {
+                "type": "call-pool" if kind == "pool" else "call",
+                "player": seat,
+                "turn": turn,
+                "reaction_ms": ms,
+            }
+            try:
+                self.play(game, action)
+            except snap.BadReaction:
+                raise Refused(BAD_REACTION_WORDS) from None
+            events += game.events
+            recorded = recorded and game.recorded
+        w = game.state.window
+        if events and w is not None and w.turn == turn and w.calls:
+            # the other visitor did not call on this card: it is judged now, not left open
+            self.play(game, {"type": "close", "player": calls[0][0]})
+            events += game.events
+        game.events = events
+        game.recorded = recorded
+        return None
+
+    def pace_ms(self, game: Game) -> int | None:
+        """The level's pace; a match stays open as long as at the slowest; outcomes hold. At
+        your own pace nothing moves by itself: the visitor's "Go on" moves the game."""
+        if game.state.over or next_action(game) is None:
+            return None
+        if mode(game.state.options) == OWN_PACE:
+            return None
+        override = current_app.config.get("PLAY_PACE_MS")
+        pace = int(override) if override else PACE_MS[game.state.options.level]
+        w = game.state.window
+        if not override and w is not None and (w.snap or w.pool):
+            pace = max(pace, MATCH_OPEN_MS)  # whoever plays, a slow visitor can see it and tap
+        if any(e.type in OUTCOMES for e in game.events):
+            pace += OUTCOME_HOLD_MS if not override else 0
+        return pace
+
+    def settings(self, game: Game) -> tuple[str, str, int]:
+        o = game.state.options
+        return o.variant, o.level, o.players - len(o.humans)
+
+    def table(
+        self, game: Game, set_record: SetRecord, setup: Mapping[str, Any], note: str | None
+    ) -> dict[str, Any]:
+        """Seats, centre and pool, the words (a note last), and the buttons the visitor may tap."""
+        s = game.state
+        o = s.options
+        v = snap.view(s, HUMAN)
+        looks: CardLooks = setup["card_looks"]
+        look = looks.look
+        who = names(o)
+        heard = hearer(game, looks, who)
+        turns = [e.data["player"] for e in game.events if e.type == "turn"]
+        current = None if o.speed else v["current"]
+        who_plays = mode(o)
+        together = who_plays == TOGETHER
+        told = story(game.events, None if together else HUMAN, s.over, list(s.winners), who)
+        matched: set[str] = set()
+        seats = []  # objects, not dicts: Jinja tries an attribute first, and on a dict that fails
+        for info in v["players"]:
+            p = info["seat"]
+            top = look(info["top"])
+            mark = told.marks.get(p)
+            if mark is not None and mark.cards:
+                # the matched cards fly to the winner's seat and are shown there, face up
+                matched.update(mark.cards)
+                cards = [look(snap.card_json(s.cards[cid])) for cid in mark.cards]
+                mark = SimpleNamespace(kind=mark.kind, words=mark.words, cards=cards)
+            visitor = p in o.humans if together else p == HUMAN
+            may = {a["type"] for a in snap.legal_actions(s, p)} if visitor else set()
+            seats.append(
+                SimpleNamespace(
+                    **{**info, **vars(_shown(top)), "current": current == p},
+                    name=who[p],
+                    visitor=visitor,
+                    colour=VISITOR_NAMES[p].lower() if together and visitor else None,
+                    can_turn="turn" in may,
+                    can_call=not s.over and "call" in may,
+                    can_pool=not s.over and "call-pool" in may,
+                    keys=VISITOR_KEYS[p] if together and visitor else None,
+                    # the names snap.js moves the cards by: the card about to be turned and the
+                    # card just turned share one, "flip-<seat>"
+                    down_data={
+                        "vt-next": f"flip-{p}"
+                        if (current == p or (o.speed and not info["out"])) and not s.over
+                        else None
+                    },
+                    top_data={
+                        "vt": f"card-{top.id}" if top else None,
+                        "vt-turned": f"flip-{p}" if p in turns else None,
+                    },
+                    mark=mark,
+                    winner=s.over and p in s.winners,
+                    pile=pile_size(info["down"] + info["up"]),
+                )
+            )
+        turned_centre = f"flip-{turns[-1]}" if turns and o.layout == "central" else None
+        centre = v["centre"]
+        if centre:
+            centre = _centre(look(centre["top"]), look(centre["below"]), centre["count"])
+            centre.top_data = {"vt": f"card-{centre.top.id}" if centre.top else None}
+            centre.top_data["vt-turned"] = turned_centre
+            centre.below_data = {"vt": f"card-{centre.below.id}" if centre.below else None}
+        pool = _shown(look(v["pool"]["top"]), count=v["pool"]["count"])
+        pool.top_data = {"vt": f"card-{pool.top.id}" if pool.top else None}
+        shown = {c.id for c in (pool.top, *(seat.top for seat in seats)) if c} | matched
+        if centre:
+            shown |= {c.id for c in (centre.top, centre.below) if c}
+        ghosts: dict[int, list[dict[str, Any]]] = {}  # cards just won, over the winner's pack
+        for e in game.events:
+            won = e.data.get("tops", []) if e.type == "snap" else []
+            if e.type == "pool-won":
+                won = [e.data["pool_top"]]
+            ghosts.setdefault(e.data.get("player", -1), []).extend(
+                {"vt": f"card-{c}"} for c in won if c not in shown
+            )
+        faces = []
+        if s.turn == 0:  # the first table preloads every face, so no turned card waits to load
+            faces = sorted({looks.src(c.face) for c in s.cards.values() if c.face})
+        said = [e for e in game.events if e.type != "game-over"]  # the result says who won
+        told_words = snap.said(said, heard)
+        words = [w for _, w in told_words]
+        outcomes = [w for e, w in told_words if e.type != "turn"]
+        if note:
+            words.append(note)
+            outcomes.append(note)
+        legal = v["actions"]
+        turns_left = None if o.max_turns is None else max(0, o.max_turns - s.turn)
+        soon = turns_left is not None and not s.over and turns_left <= COUNTDOWN_FROM
+        if soon and any(e.type == "turn" for e in game.events):
+            # said as it counts down, so the end is never a surprise
+            left = _plural(turns_left, "turn")
+            words.insert(0, f"{left} left: then whoever holds the most cards wins.")
+        prompt = match_words(s) if who_plays == OWN_PACE else None
+        if prompt:
+            words.append(prompt)
+            outcomes.append(prompt)
+        return {
+            "view": SimpleNamespace(kitty=v["kitty"]),
+            "seats": seats,
+            "centre": centre,
+            "pool": pool,
+            "words": words,
+            "headline": headline(words, outcomes),
+            "ghosts": ghosts,
+            "faces": faces,
+            "turn": v["window"]["turn"] if v["window"] else s.turn,
+            "can_turn": "turn" in legal,
+            "can_call": "call" in legal,
+            "show_pool": o.has_pool,
+            "can_pool": "call-pool" in legal,
+            "forfeits": o.forfeits,
+            "central": o.layout == "central",
+            "speed": o.speed,
+            "auto": bool(game.record.settings.get("auto")),
+            "result": snap.result_words(s.winners, heard) if s.over else None,
+            "outcome": told.outcome,
+            "sounds": told.sounds,
+            "pool_new": told.pool_new,
+            "you_won": s.over and bool(set(o.humans) & set(s.winners)),
+            "variant": self.variants()[o.variant],
+            "turns_left": turns_left,
+            "countdown": soon,
+            "rules_url": self.rules_url(setup, o.variant),
+            "mode": who_plays,
+            "together": together,
+            "own_pace": who_plays == OWN_PACE,
+            "match_prompt": bool(prompt),
+            "can_next": next_action(game) is not None or can_turn_now(s),
+            "visitor_keys": keys_words(o.has_pool) if together else [],
+            "again_more": {"mode": who_plays},
+        }
+
+
+GAME = Snap()

@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kiosk import create_app
+from kiosk.insights import guard
 from kiosk.insights.schema import NO_ORIGIN, SAME_SITE
 from kiosk.web import insights
 
@@ -354,12 +355,12 @@ def test_the_dashboard_asks_for_the_curator(client, no_sleep):
 
 def test_repeated_failures_lock_out_that_client_only(app, client, no_sleep):
     guesser = {"REMOTE_ADDR": "203.0.113.9"}
-    for _ in range(insights.MAX_FAILURES):
+    for _ in range(guard.MAX_FAILURES):
         wrong = client.get("/insights", auth=("curator", "guess"), environ_base=guesser)
         assert wrong.status_code == 401
     locked = client.get("/insights", auth=("curator", PASSWORD), environ_base=guesser)
     assert locked.status_code == 429
-    assert locked.headers["Retry-After"] == str(int(insights.LOCKOUT_SECONDS))
+    assert locked.headers["Retry-After"] == str(int(guard.LOCKOUT_SECONDS))
     assert locked.headers["Cache-Control"] == "no-store"
     curator = {"REMOTE_ADDR": "198.51.100.7"}
     assert (

@@ -20,8 +20,8 @@ from bs4 import BeautifulSoup
 from test_insights import PASSWORD, SET, beacon, make_app
 
 from kiosk import create_app
+from kiosk.insights import guard, report
 from kiosk.insights import recorder as recorder_module
-from kiosk.insights import report
 from kiosk.insights import store as store_module
 from kiosk.insights.recorder import MAX_ORIGINS_PER_DAY, OTHER_SITES, Recorder
 from kiosk.insights.schema import NO_ORIGIN, hour_of
@@ -74,10 +74,10 @@ def test_a_guessers_wrong_passwords_lock_out_only_the_guesser(tmp_path, no_sleep
         answer = client.get("/insights", auth=("curator", f"guess {n}"), environ_base=guesser)
         statuses[answer.status_code] += 1
         assert client.get("/insights", auth=CURATOR, environ_base=curator).status_code == 200
-    assert statuses == {401: insights.MAX_FAILURES, 429: 20 - insights.MAX_FAILURES}
+    assert statuses == {401: guard.MAX_FAILURES, 429: 20 - guard.MAX_FAILURES}
     refused = client.get("/insights", auth=CURATOR, environ_base=guesser)  # even the right one
     assert refused.status_code == 429
-    assert int(refused.headers["Retry-After"]) == insights.LOCKOUT_SECONDS
+    assert int(refused.headers["Retry-After"]) == guard.LOCKOUT_SECONDS
     assert "Too many wrong passwords from your address" in refused.get_data(as_text=True)
     assert "WWW-Authenticate" not in refused.headers
     assert client.get("/insights.csv", auth=CURATOR, environ_base=curator).status_code == 200
@@ -91,7 +91,7 @@ def test_behind_a_proxy_the_forwarded_address_is_the_client(tmp_path, no_sleep):
     proxy = at("127.0.0.1")
     client = make_app(tmp_path, PROXY_FIX=1).test_client()
     guesser = {"X-Forwarded-For": "203.0.113.9"}
-    for n in range(insights.MAX_FAILURES):
+    for n in range(guard.MAX_FAILURES):
         wrong = client.get(
             "/insights", auth=("curator", str(n)), headers=guesser, environ_base=proxy
         )
@@ -102,7 +102,7 @@ def test_behind_a_proxy_the_forwarded_address_is_the_client(tmp_path, no_sleep):
     assert answer.status_code == 200
 
     direct = make_app(tmp_path / "direct").test_client()  # no proxy trusted
-    for n in range(insights.MAX_FAILURES):
+    for n in range(guard.MAX_FAILURES):
         forged = {"X-Forwarded-For": f"192.0.2.{n}"}
         direct.get("/insights", auth=("curator", str(n)), headers=forged, environ_base=proxy)
     forged = {"X-Forwarded-For": "192.0.2.200"}
@@ -122,7 +122,7 @@ def test_each_lockout_is_longer_and_the_right_password_forgets_them(tmp_path):
     def attempt(password: str):
         return client.get("/insights", auth=("curator", password), environ_base=guesser)
 
-    for _ in range(insights.MAX_FAILURES):
+    for _ in range(guard.MAX_FAILURES):
         assert attempt("wrong").status_code == 401
     waits = []
     for _ in range(8):
@@ -134,9 +134,9 @@ def test_each_lockout_is_longer_and_the_right_password_forgets_them(tmp_path):
         clock.now += waits[-1] / 2
         assert attempt("wrong").status_code == 401  # one more try, wrong: locked again
     assert waits == [60, 120, 240, 480, 960, 1920, 3600, 3600]  # doubling, up to an hour
-    clock.now += insights.MAX_LOCKOUT_SECONDS
+    clock.now += guard.MAX_LOCKOUT_SECONDS
     assert attempt(PASSWORD).status_code == 200  # the lockouts are forgotten
-    for _ in range(insights.MAX_FAILURES - 1):
+    for _ in range(guard.MAX_FAILURES - 1):
         assert attempt("wrong").status_code == 401
     assert attempt(PASSWORD).status_code == 200
 
@@ -146,32 +146,32 @@ def test_an_ipv6_client_is_its_64_and_wrong_passwords_are_forgotten(tmp_path):
     client = app.test_client()
     clock = Clock()
     app.extensions[insights.GUARD].clock = clock
-    for n in range(insights.MAX_FAILURES):  # one machine, a new address for each guess
+    for n in range(guard.MAX_FAILURES):  # one machine, a new address for each guess
         client.get("/insights", auth=("curator", "x"), environ_base=at(f"2001:db8:1:2::{n + 1}"))
     assert client.get("/insights", environ_base=at("2001:db8:1:2::ff")).status_code == 429
     other_network = client.get("/insights", auth=CURATOR, environ_base=at("2001:db8:1:3::1"))
     assert other_network.status_code == 200
-    assert insights.client_of("::ffff:192.0.2.1") == "192.0.2.1"
-    assert insights.client_of(None) == "(unknown)"
+    assert guard.client_of("::ffff:192.0.2.1") == "192.0.2.1"
+    assert guard.client_of(None) == "(unknown)"
 
-    for _ in range(insights.MAX_FAILURES - 1):
+    for _ in range(guard.MAX_FAILURES - 1):
         client.get("/insights", auth=("curator", "x"), environ_base=at("192.0.2.7"))
-    clock.now += insights.FAILURE_WINDOW + 1  # quiet for a while: the slips are forgotten
-    for _ in range(insights.MAX_FAILURES - 1):
+    clock.now += guard.FAILURE_WINDOW + 1  # quiet for a while: the slips are forgotten
+    for _ in range(guard.MAX_FAILURES - 1):
         client.get("/insights", auth=("curator", "x"), environ_base=at("192.0.2.7"))
     assert client.get("/insights", auth=CURATOR, environ_base=at("192.0.2.7")).status_code == 200
 
 
 def test_the_clients_remembered_are_bounded():
-    guard = insights.FailureGuard(capacity=100, clock=Clock())
+    kept = guard.FailureGuard(capacity=100, clock=Clock())
     for n in range(5000):
-        guard.failed(f"10.0.{n // 256}.{n % 256}")
-    assert len(guard) == 100
-    for _ in range(insights.MAX_FAILURES):
-        guard.failed("203.0.113.9")
-    assert guard.refused_for("203.0.113.9") == insights.LOCKOUT_SECONDS  # the newest is kept
-    assert len(guard) == 100
-    assert guard.refused_for("10.0.0.0") == 0.0  # the oldest was forgotten
+        kept.failed(f"10.0.{n // 256}.{n % 256}")
+    assert len(kept) == 100
+    for _ in range(guard.MAX_FAILURES):
+        kept.failed("203.0.113.9")
+    assert kept.refused_for("203.0.113.9") == guard.LOCKOUT_SECONDS  # the newest is kept
+    assert len(kept) == 100
+    assert kept.refused_for("10.0.0.0") == 0.0  # the oldest was forgotten
 
 
 # --------------------------------------------------------------------------- 5: made-up sites

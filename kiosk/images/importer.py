@@ -15,7 +15,6 @@ import html
 import json
 import os
 import re
-import shutil
 import warnings
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -353,10 +352,7 @@ def yaml_text(value: str) -> str:
 
 def images_block(pictures: Iterable[Picture], source: str, newline: str = "\n") -> str:
     """The ``images:`` entries for the pictures, as YAML lines of the set's front matter."""
-    lines = [
-        f"# {MARK} {source} by `kiosk images import`: {REVIEW}",
-        "images:",
-    ]
+    lines = [f"# {MARK} {source} by `kiosk images import`: {REVIEW}", "images:"]
     for picture in pictures:
         lines.append(f"  - src: {yaml_text(picture.src)}")
         lines.append(f"    alt: {yaml_text(picture.alt)}")
@@ -481,20 +477,16 @@ def import_manifest(
     if clashes:
         raise Refused(clashes)
     for picture in pictures:
-        target = content_dir / picture.src
-        target.parent.mkdir(parents=True, exist_ok=True)
-        partial = target.with_name(target.name + ".partial")
-        shutil.copyfile(picture.found, partial)
-        partial.replace(target)
-    _write(set_file, bom + new_text)
+        (content_dir / picture.src).parent.mkdir(parents=True, exist_ok=True)
+        _write(content_dir / picture.src, picture.found.read_bytes())
+    _write(set_file, (bom + new_text).encode("utf-8"))
     return Imported(set_file, tuple(pictures), replaced)
 
 
-def _write(path: Path, text: str) -> None:
-    """Write the set file whole or not at all (a crash leaves the curator's file as it was)."""
+def _write(path: Path, data: bytes) -> None:
+    """Write a file whole or not at all (a crash leaves the curator's file as it was)."""
     partial = path.with_name(f".{path.name}.partial")
-    with partial.open("w", encoding="utf-8", newline="") as f:
-        f.write(text)
+    partial.write_bytes(data)
     partial.replace(path)
 
 

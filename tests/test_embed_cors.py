@@ -51,7 +51,7 @@ def token_of(response) -> str:
         (HF + "/act", "POST"),
         (SN + "/act", "POST"),
         (SNAP, "GET"),
-        ("/rules/snap/classic/2", "GET"),  # rules.js's fetch of the next step
+        ("/rules/snap/classic/2", "GET"),  # htmx's fetch of the next step (its controls)
     ],
 )
 def test_the_embeds_endpoints_answer_a_preflight(client, path, method, origin):

@@ -237,7 +237,8 @@ def health() -> dict[str, Any] | None:
 
 def _is_navigation(environ: dict[str, Any]) -> bool:
     """A page a visitor went to (a link, a boosted link, Back), not a script's fetch or a
-    prefetch: the rule steps' and attract loop's own fetches send HX-Request without a boost.
+    prefetch: the rule steps' controls and the attract loop's fetches send HX-Request without
+    HX-Boosted (the step controls say so in their data-hx-headers: templates/rules/step.html).
     (Read from the WSGI environ: this runs on every page, and header lookups cost more.)"""
     if environ.get("HTTP_SEC_PURPOSE", environ.get("HTTP_PURPOSE", "")).startswith("prefetch"):
         return False

@@ -1,7 +1,7 @@
 """Reload, Back and Forward keep the game (issue 23): every game, plain, embedded, kiosk mode.
 
 A game's whole record is the signed token in its page. ``play.js`` keeps each table's token in
-the page's history entry (``history.state.kioskGame``) and in sessionStorage; a reload, Back
+sessionStorage with its history entry's id (``navigation.currentEntry.id``); a reload, Back
 or Forward lands on the game's setup address, and there the entry's game comes back by
 itself (posted to the flow's resume address), or the setup offers "Carry on with your game".
 A game is the same game when its step, its record (the token without its timestamp and
@@ -60,11 +60,16 @@ TABLE = """() => {
 RESUMED_SHOWN = """(words) => !!window.kioskPlay && window.kioskPlay.log.some(
   (e) => e.type === 'shown' && e.said.includes(words))"""
 KEPT = """() => {
-  const state = history.state || {};
   let stored = [];
-  try { stored = Object.keys(sessionStorage).filter((k) => k.startsWith('kiosk.play:')); }
-  catch (e) { stored = ['(storage refused: ' + e.name + ')']; }
-  return {entry: state.kioskGame || null, stored: stored, visit: state.kioskVisit || null};
+  let entry = null;  // the game kept for this very history entry
+  try {
+    stored = Object.keys(sessionStorage).filter((k) => k.startsWith('kiosk.play:'));
+    for (const k of stored) {
+      const kept = JSON.parse(sessionStorage.getItem(k));
+      if (kept.entry === navigation.currentEntry.id) entry = kept;
+    }
+  } catch (e) { stored = ['(storage refused: ' + e.name + ')']; }
+  return {entry: entry, stored: stored};
 }"""
 ARRIVED = "() => !!document.querySelector('#play-resume[data-arrived]')"
 
@@ -251,15 +256,14 @@ def test_a_game_the_kiosk_cannot_read_gets_the_friendly_page_and_is_forgotten(
     start(page, game_server.url, "snitchems")
     played_a_little(page, "snitchems", moves=1)
     page.evaluate(
-        """() => { const s = history.state;
-          history.replaceState({...s, kioskGame: {...s.kioskGame, token: 'x' + s.kioskGame.token}},
-                               ''); }"""
+        """() => { const k = 'kiosk.play:snitchems:snitchems-1797';
+          const kept = JSON.parse(sessionStorage.getItem(k));
+          sessionStorage.setItem(k, JSON.stringify({...kept, token: 'x' + kept.token})); }"""
     )
     page.reload()
     expect(page.get_by_role("heading", name="Let's start a new game")).to_be_visible()
     expect(page.get_by_role("link", name="Start a new game")).to_be_visible()
-    page.wait_for_function("() => !(history.state || {}).kioskGame")
-    assert page.evaluate(KEPT)["stored"] == []
+    page.wait_for_function(f"() => !({KEPT})().stored.length")
     assert errors.failed_requests and all(  # the resume's answer, 400, and nothing else
         f.startswith("400 POST") and f.endswith("/play/snitchems/resume")
         for f in errors.failed_requests
@@ -356,7 +360,8 @@ def test_an_embedded_game_in_a_cross_site_frame_survives_a_reload(
     persistent_context, host_page, game_server
 ):
     """A school's page on another site, third-party cookies blocked (and with them, in
-    Chromium, the frame's storage): history.state alone brings the game back."""
+    Chromium, the frame's storage): the frame's window.name keeps it, the entry's id brings it
+    back."""
     url = host_page(
         "<!doctype html><html lang='en'><head><meta charset='utf-8'><title>School</title>"
         "</head><body><main><h1>Our lesson</h1>"
@@ -388,9 +393,7 @@ def test_in_kiosk_mode_reload_back_and_forward_keep_the_game(touch_page, kiosk_s
     page = touch_page
     start(page, kiosk_server.url, "happy-families")
     before = played_a_little(page, "happy-families")
-    visit = page.evaluate("window.kioskMode.visit()")
-    kept = page.evaluate(KEPT)
-    assert kept["visit"] == visit and kept["entry"]["visit"] == visit, kept  # the stamp stays
+    assert page.evaluate(KEPT)["entry"]
 
     page.reload()
     assert resumed(page) == before
@@ -398,7 +401,6 @@ def test_in_kiosk_mode_reload_back_and_forward_keep_the_game(touch_page, kiosk_s
     expect(page.get_by_role("button", name=CARRY_ON)).to_be_visible()
     page.go_forward()
     assert resumed(page) == before
-    assert page.evaluate(KEPT)["visit"] == visit
     plays_on(page, "happy-families", before)
 
 
@@ -415,7 +417,7 @@ def test_after_the_idle_reset_nothing_of_the_game_comes_back(touch_page, quick_k
     page.wait_for_url(home, timeout=20_000)  # idle 3 s, then 3 s of countdown
     page.wait_for_load_state()
     expect(page.locator("#main.page-home")).to_be_visible()
-    assert page.evaluate("Object.keys(sessionStorage)") == ["kiosk.visit"]
+    assert page.evaluate("Object.keys(sessionStorage)") == ["kiosk.gone"]
 
     for _ in range(2):  # Back to the setup, then home: never the last visitor's game
         page.go_back()

@@ -59,7 +59,7 @@ def _settled(page, n: int, total: int) -> None:
         """(text) => {
           const stage = document.getElementById('rules-stage');
           const count = document.getElementById('rules-count');
-          return !!stage && !!count && stage.dataset.state === 'idle'
+          return !!stage && !!count && !document.querySelector('.htmx-request')
             && count.textContent.trim() === text;
         }""",
         arg=f"Step {n} of {total}",

@@ -4,7 +4,7 @@
 // - a contested card uncovered in place ("kiosk:reveal" from kiosk.js);
 // - a contextual note read: its end seen, after the page was open for READ_MS;
 // - a rule step-through: the furthest step reached, sent once when the visitor leaves it
-//   (steps come from rules.js's "kiosk:rule-step", or a page per step without it);
+//   (each step is a page, or htmx's swap of #main for it);
 // - kiosk mode: an idle reset ("kiosk:reset") and a tap that stops the attract loop
 //   ("kiosk:attract-stop"), both from kiosk-mode.js;
 // - a game left unfinished: leaving a page whose table ([data-insights-game], else the play
@@ -134,7 +134,6 @@
     var target = ctx && ctx.target;
     if (target && target.id === "main") arrived();
   });
-  document.addEventListener("kiosk:rule-step", watchRule);
   document.addEventListener("kiosk:reveal", function (event) {
     var flagged = event.target;
     var form = flagged && flagged.querySelector && flagged.querySelector("form[data-reveal]");

@@ -1,17 +1,18 @@
 /* Kiosk mode (KIOSK_MODE=1 or `kiosk run --kiosk`): the gallery touchscreen's own behaviour.
    Loaded only in kiosk mode, in <head> and not deferred, so that it can leave a page from the
-   last visitor before anything of it is painted, and wrap history before htmx uses it.
+   last visitor before anything of it is painted.
 
    - Idle, two stages: after data-kiosk-idle-ms without a touch, key or pointer, the "Are you
      still there?" dialog counts down data-kiosk-countdown-ms (announced politely at a few
      moments, not every second); any tap or key closes it. When it runs out: reset.
-   - Reset: session and local storage cleared (text size, anything opened), a new visit id,
-     and location.replace(home): a new document, so every game token (kept only in the page)
-     is gone and every contested card is covered again.
-   - No way back: every history entry is stamped with the visit id (pushState/replaceState are
-     wrapped, hash entries are stamped too). An entry from an earlier visit, reached by Back
-     (a new document, a same-document pop, an htmx history restore or a page from the
-     back/forward cache), is replaced by the home page at once.
+   - Reset: session and local storage cleared (text size, anything opened) and
+     location.replace(home): a new document, so every game token (kept only in the page and
+     sessionStorage) is gone and every contested card is covered again.
+   - No way back: the reset notes the ids of every history entry it leaves behind (the
+     Navigation API's, in sessionStorage as kiosk.gone). An entry noted there, reached by Back
+     or Forward (a new document, or a page from the back/forward cache), goes home at once.
+     htmx 4 keeps no copy of a page: it fetches a restored entry afresh, in the same document,
+     so the new visitor's own entries are the only ones it restores.
    - Attract loop: idle on the home page resets (nothing to ask) and starts the loop, slides
      fetched from /attract/<n> into the layer over the page; any tap or key stops it.
    - Locked down: no context menu, no text selection outside form fields, no zoom by
@@ -22,7 +23,7 @@
   "use strict";
   if (window.kioskMode) return;
 
-  var VISIT = "kiosk.visit";
+  var GONE = "kiosk.gone";
   var SIZE = "kiosk.textSize";
   var ATTRACT = "kiosk.attract";
   var SIZES = ["standard", "large", "largest"];
@@ -38,7 +39,7 @@
     return n > 0 ? n : fallback;
   }
 
-  // ------------------------------------------------------------------ storage and the visit
+  // ------------------------------------------------------------------ storage
 
   function read(store, key) {
     try { return window[store].getItem(key); } catch (e) { return null; }
@@ -49,40 +50,20 @@
   function wipe(store) {
     try { window[store].clear(); } catch (e) { /* storage off: nothing to clear */ }
   }
-  function newVisit() {
-    var bytes = new Uint8Array(8);
-    window.crypto.getRandomValues(bytes);
-    return Array.prototype.map.call(bytes, function (b) {
-      return (b + 256).toString(16).slice(1);
-    }).join("");
-  }
 
-  var visit = read("sessionStorage", VISIT);
-  if (!visit) {
-    visit = newVisit();
-    write("sessionStorage", VISIT, visit);
-  }
-  function currentVisit() {
-    return read("sessionStorage", VISIT) || visit;
-  }
-
-  // ------------------------------------------------------------------ history: no way back
+  // ------------------------------------------------------------------ no way back
 
   var leaving = false;
 
-  function stampOf(state) {
-    return state && typeof state === "object" ? state.kioskVisit : undefined;
+  function entries() {
+    var nav = window.navigation;
+    return nav && nav.currentEntry ? nav.entries().map(function (entry) { return entry.id; }) : [];
   }
-  function stale(state) {
-    var stamp = stampOf(state);
-    return !!stamp && stamp !== currentVisit();
-  }
-  function isHome() {
-    return location.pathname === home && !location.search;
-  }
-  function navigationType() {
-    var entries = performance.getEntriesByType ? performance.getEntriesByType("navigation") : [];
-    return entries.length ? entries[0].type : "";
+  function gone() {
+    var nav = window.navigation;
+    var noted = (read("sessionStorage", GONE) || "").split(" ");
+    return !!(nav && nav.currentEntry) && noted.indexOf(nav.currentEntry.id) >= 0 &&
+      location.pathname + location.search !== home;
   }
   function goHome() {
     if (leaving) return;
@@ -91,53 +72,13 @@
     location.replace(home);
   }
 
-  function stamped(state) {
-    if (state === null || state === undefined) return { kioskVisit: currentVisit() };
-    if (typeof state !== "object" || Array.isArray(state)) return state;
-    var copy = {};
-    Object.keys(state).forEach(function (key) { copy[key] = state[key]; });
-    copy.kioskVisit = currentVisit();
-    return copy;
-  }
-
-  var pushState = history.pushState;
-  var replaceState = history.replaceState;
-  history.pushState = function (state, title, url) {
-    return pushState.call(history, stamped(state), title, url);
-  };
-  history.replaceState = function (state, title, url) {
-    return replaceState.call(history, stamped(state), title, url);
-  };
-
-  // A page opened from an earlier visit's history entry (or an unstamped one reached by
-  // Back, which only an earlier visit can have left) goes home before it is painted. A
-  // freshly loaded home page holds nothing of anyone: it only takes the new stamp (Chromium
-  // keeps the old state when location.replace loads the same address again).
-  if (!isHome() && (stale(history.state) ||
-      (navigationType() === "back_forward" && !stampOf(history.state)))) {
+  if (gone()) {
     goHome();
     window.kioskMode = { leaving: true };
     return;
   }
-  replaceState.call(history, stamped(history.state), "");
-
-  window.addEventListener("hashchange", function () {
-    replaceState.call(history, stamped(history.state), "");
-  });
-  window.addEventListener("popstate", function (event) {
-    if (stale(event.state)) {
-      event.stopImmediatePropagation(); // before htmx or rules.js fetch the old page
-      goHome();
-    }
-  }, true);
-  document.addEventListener("htmx:before:history:restore", function (event) {
-    if (stale(history.state)) {
-      event.preventDefault();
-      goHome();
-    }
-  });
   window.addEventListener("pageshow", function (event) {
-    if (event.persisted && (visit !== currentVisit() || stale(history.state))) goHome();
+    if (event.persisted && gone()) goHome();
   });
 
   // ------------------------------------------------------------------ text size
@@ -209,14 +150,12 @@
   function reset(thenAttract) {
     // counted by insights.js: the countdown ran out, or the home page went quiet
     document.dispatchEvent(new CustomEvent("kiosk:reset", { detail: { how: thenAttract ? "home" : "countdown" } }));
+    var noted = read("sessionStorage", GONE) || "";
     wipe("sessionStorage");
     wipe("localStorage");
-    visit = newVisit();
-    write("sessionStorage", VISIT, visit);
+    write("sessionStorage", GONE, (noted + " " + entries().join(" ")).trim());
     if (thenAttract) write("sessionStorage", ATTRACT, "1");
-    leaving = true;
-    root.classList.add("is-leaving");
-    location.replace(home);
+    goHome();
   }
 
   function seconds(ms) {
@@ -440,8 +379,7 @@
   window.kioskMode = {
     reset: reset,
     phase: function () { return phase; },
-    starts: function () { return starts; },
-    visit: currentVisit
+    starts: function () { return starts; }
   };
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", boot);
   else boot();

@@ -48,8 +48,8 @@
   document.addEventListener("htmx:after:swap", function (event) {
     var ctx = event.detail && event.detail.ctx;
     var target = ctx && ctx.target;
-    if (!target || target.id !== "main") {
-      return;
+    if (!target || target.id !== "main" || target.isConnected) {
+      return; // a morph (a rule step) keeps <main>, its place and its focus
     }
     // Boosted links swap <main> whole: take the new page's class, go to its top, focus it.
     var main = document.getElementById("main");

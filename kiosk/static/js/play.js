@@ -11,25 +11,22 @@
  *   keyboard users are not lost; when the game has just ended, to the result's heading;
  * - each table shown is noted in window.kioskPlay.log with the status words, and a game
  *   script's notes with it (for tests and benchmarks; the log starts afresh with each game).
- * - reload, Back and Forward keep the game: each table shown is kept in the page's history
- *   entry (history.state.kioskGame, merged in: htmx's and kiosk mode's keys stay) and in
- *   sessionStorage (kiosk.play:<game>:<set>); a finished or refused game is forgotten. Such an
- *   entry's address is the game's setup, so a reload, Back or Forward shows the setup page:
- *   there, the entry's own game comes back by itself (its token posted to the flow's resume
- *   address, #play-resume's form, without a new history entry), and a setup reached any
- *   other way offers "Carry on with your game" for the game sessionStorage kept. Storage may
- *   throw (a blocked or sandboxed frame): then history.state (and, in an embed, the frame's
- *   window.name) keep the game. In kiosk mode nothing of an earlier visit comes back (kiosk-mode.js wipes storage and sends such
- *   entries home; a kept game also carries its visit id).
+ * - reload, Back and Forward keep the game (docs/play.md): each table shown is kept in
+ *   sessionStorage (kiosk.play:<game>:<set>) with the id of its history entry (the Navigation
+ *   API's navigation.currentEntry.id, which a reload, Back and Forward keep and a new visit
+ *   does not); a finished or refused game is forgotten. The entry's address is the game's
+ *   setup: there, a kept game of this very entry comes back by itself (its token posted to the
+ *   flow's resume address, #play-resume's form, without a new entry), and a setup reached any
+ *   other way offers "Carry on with your game". Where storage throws (a blocked or sandboxed
+ *   frame) the frame's window.name keeps the game (embedded.js's kioskEmbed.keep). In kiosk
+ *   mode the idle reset wipes storage, so nothing of an earlier visit comes back.
  * A region with data-shown-by="script" is shown when its own script says so (snap.js: once
  * the new card has been painted), through kioskPlay.shown(region).
  * htmx sends the forms and morphs the game in place. Safe to load twice (boosted navigation).
  * In an embed every form goes by script, never by the browser's own submission (a frame
  * sandboxed without allow-forms refuses that): the pace's "Next" and the resume go through
  * send() (embedded.js's kioskEmbed.send: a submit event for htmx), and the resume form gets
- * its own htmx post there (a sandbox with an opaque origin boosts nothing). history.state and
- * sessionStorage may both throw in such a frame: the game is then kept in the frame's
- * window.name (embedded.js's kioskEmbed.keep), so "Carry on with your game" still offers it.
+ * its own htmx post there (a sandbox with an opaque origin boosts nothing).
  * No inline handlers, no eval: the CSP forbids both.
  */
 (function () {
@@ -79,35 +76,15 @@
       !!(window.kioskMode && window.kioskMode.leaving);
   }
 
-  function visit() {
-    var mode = window.kioskMode;
-    return mode && typeof mode.visit === "function" ? String(mode.visit() || "") : "";
+  function entryId() {
+    // this history entry's own id: the same after a reload, Back or Forward, new for a new visit
+    var entry = window.navigation && window.navigation.currentEntry;
+    return entry ? entry.id : "";
   }
 
   function setOf(url) {
     var m = /\/sets\/([^\/]+)\/play(\/|$)/.exec(new URL(url, location.href).pathname);
     return m ? decodeURIComponent(m[1]) : "";
-  }
-
-  function historyState() {
-    try { return history.state; } catch (e) { return null; } // a frame that may not read it
-  }
-
-  function entry() {
-    var s = historyState();
-    return s && typeof s === "object" && !Array.isArray(s) ? s : null;
-  }
-
-  function setEntryGame(kept) {
-    // merge into the entry's state: every other key (htmx's, kiosk mode's stamp) stays
-    var now = historyState();
-    if (now !== null && now !== undefined && !entry()) return; // someone else's shape
-    if (!kept && !(now && now.kioskGame)) return;
-    var next = {};
-    if (now) Object.keys(now).forEach(function (key) { next[key] = now[key]; });
-    if (kept) next.kioskGame = kept;
-    else delete next.kioskGame;
-    try { history.replaceState(next, ""); } catch (e) { /* too big, or refused: not kept */ }
   }
 
   function storeKey(game, set) {
@@ -130,7 +107,7 @@
   }
   function store(kept) {
     try { window.sessionStorage.setItem(storeKey(kept.game, kept.set), JSON.stringify(kept)); }
-    catch (e) { // storage off or full: the frame's memory, and history.state, still have it
+    catch (e) { // storage off or full: the frame's memory, if any
       var memory = frameMemory();
       if (memory) memory.keep(storeKey(kept.game, kept.set), kept);
     }
@@ -145,16 +122,15 @@
 
   function usable(kept, game, set) {
     return !!kept && typeof kept === "object" && kept.game === game && kept.set === set &&
-      typeof kept.token === "string" && kept.token !== "" && (kept.visit || "") === visit();
+      typeof kept.token === "string" && kept.token !== "";
   }
 
   function forget(game, set) {
-    setEntryGame(null); // the entry shows this game, ended or refused: it keeps nothing
-    if (game && set) unstore(game, set);
+    if (game && set) unstore(game, set); // ended or refused: nothing to bring back
   }
 
   function keepGame(g) {
-    // the table on screen: its game in the entry and in sessionStorage, or forgotten if over
+    // the table on screen: its game kept with its entry's id, or forgotten if over
     var form = g && g.querySelector("#play-form");
     var token = form && form.querySelector("input[name=token]");
     if (!token || !token.value || leaving()) return;
@@ -163,14 +139,13 @@
       set: setOf(form.getAttribute("action") || ""),
       token: token.value,
       step: g.dataset.step,
-      visit: visit()
+      entry: entryId()
     };
     if (!kept.game || !kept.set) return;
     if (g.dataset.over === "1") {
       forget(kept.game, kept.set);
       return;
     }
-    setEntryGame(kept);
     store(kept);
   }
 
@@ -244,48 +219,26 @@
     }, 0);
   }
 
-  function navigationType() {
-    var found = performance.getEntriesByType ? performance.getEntriesByType("navigation") : [];
-    return found.length ? found[0].type : "";
-  }
-
-  function arrive(how) {
-    // a setup page: bring the entry's own game back, or offer the one sessionStorage kept
+  function arrive() {
+    // a setup page: bring this entry's own game back, or offer the one kept for this setup
     var box = document.getElementById("play-resume");
     if (!box || box.dataset.arrived || leaving()) return;
     box.dataset.arrived = "1";
     var game = box.dataset.game;
     var set = box.dataset.set;
-    var own = entry() && entry().kioskGame;
-    if (own && how === "load" && ["reload", "back_forward"].indexOf(navigationType()) < 0) {
-      // a new visit to this address that kept the entry's state (Chromium does, for the
-      // same address again): not a reload, Back or Forward, so offered, not brought back
-      setEntryGame(null);
-      own = null;
-    }
-    if (usable(own, game, set)) {
-      bringBack(box, own);
+    var kept = stored(game, set);
+    if (usable(kept, game, set) && kept.entry && kept.entry === entryId()) {
+      bringBack(box, kept);
       return;
     }
     var p = resetBox(box);
-    var kept = stored(game, set);
     if (usable(kept, game, set) && armed(box, p, kept)) box.hidden = false;
-  }
-
-  function historyOff() {
-    return !!(window.htmx && window.htmx.config && window.htmx.config.history === false);
   }
 
   function fromResume(event) {
     var ctx = event.detail && event.detail.ctx;
     var src = ctx && ctx.sourceElement;
     return !!(src && src.closest && src.closest("#play-resume"));
-  }
-
-  function swapsMain(event) {
-    var ctx = event.detail && event.detail.ctx;
-    var target = ctx && ctx.target;
-    return !!(target && (target.id === "main" || target === document.body));
   }
 
   function shown(g) {
@@ -343,10 +296,9 @@
     if (g && g.dataset.shownBy !== "script") shown(g);
   }
 
-  function boot(how) {
-    // how: "load" (this document's own load), else a page swapped in by htmx
+  function boot() {
     forgetGone();
-    arrive(how === "load" ? "load" : "swap");
+    arrive();
     var g = root();
     if (!g || g === state.booted) return;
     state.booted = g;
@@ -378,11 +330,6 @@
       if (p.token && p.token.value) box.hidden = false;
     }
   });
-  document.addEventListener("htmx:before:swap", function (event) {
-    // With htmx history off (an embed) a boosted page replaces this one in the same history
-    // entry: the entry no longer shows its game (a game page that comes keeps its own).
-    if (historyOff() && swapsMain(event) && !fromResume(event)) setEntryGame(null);
-  });
   document.addEventListener("htmx:after:swap", function (event) {
     if (!ours(event)) {
       boot();
@@ -398,7 +345,7 @@
     if (!event.persisted || leaving()) return;
     var box = document.getElementById("play-resume");
     if (box) delete box.dataset.arrived;
-    arrive("show");
+    arrive();
     if (root()) keepGame(root());
   });
 
@@ -406,7 +353,7 @@
   window.kioskPlay = { boot: boot, state: state, log: state.log, note: note, shown: shown, send: send };
   document.dispatchEvent(new Event("kiosk:play-ready")); // snap.js may be waiting
   if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", function () { boot("load"); });
+    document.addEventListener("DOMContentLoaded", boot);
   } else {
     boot(); // first loaded by a swap (boosted navigation)
   }

@@ -1,29 +1,16 @@
-/* Rule steps: Previous / Next / Play / Start again without reloading, with every card moving
-   from its old place to its new one (view transitions; a card turned over turns).
-   The links work without this script; it only makes them smoother. Safe to load twice.
-   In a frame sandboxed without allow-same-origin (a WordPress embed) the history may refuse
-   a new address (an opaque origin): the step then changes without one (remember()). */
+/* Rule steps (docs/rules.md). The controls are boosted links (templates/rules/step.html): htmx
+   fetches the step, morphs #main (the controls stay the same elements) and pushes its address;
+   Back and Forward are htmx's history restore. This script adds what htmx cannot: every card
+   that moves flies from its old place to its new one in a view transition (a card turned over
+   turns; none with reduced motion), Play's dwell, the arrow keys and the swipe. Safe to load twice. */
 (function () {
   "use strict";
-  if (window.kioskRules) {
-    window.kioskRules.init();
-    return;
-  }
+  if (window.kioskRules) return;
 
   var reduced = window.matchMedia("(prefers-reduced-motion: reduce)");
-  var busy = false;
-  var pending = null; // the last address asked for while a step was still arriving
-  var transition = null;
   var playing = false;
   var timer = 0;
-
-  function remember(replace, url) {
-    // the step's address in the history, where the frame allows it
-    try {
-      if (replace) history.replaceState({ rules: true }, "", url);
-      else history.pushState({ rules: true }, "", url);
-    } catch (e) { /* an opaque origin: the step shows, its address stays */ }
-  }
+  var moving = [];
 
   function stage() {
     return document.getElementById("rules-stage");
@@ -34,6 +21,11 @@
     return s ? s.querySelector('#rules-nav a[data-go="' + kind + '"]') : null;
   }
 
+  function follow(kind) {
+    var a = link(kind);
+    if (a) a.click(); // htmx takes the click
+  }
+
   function cardsOf(root) {
     var out = {};
     root.querySelectorAll("[data-card]").forEach(function (el) {
@@ -42,30 +34,26 @@
     return out;
   }
 
-  function spread(el) {
-    return !!el.closest(".rules-place--spread");
-  }
-
   function moved(a, b) {
     if (a.getAttribute("data-place") !== b.getAttribute("data-place")) return true;
     if (a.getAttribute("data-up") !== b.getAttribute("data-up")) return true;
-    return spread(b) && a.getAttribute("data-i") !== b.getAttribute("data-i");
+    return !!b.closest(".rules-place--spread") && a.getAttribute("data-i") !== b.getAttribute("data-i");
   }
 
-  function name(id) {
-    return "rc-" + id;
-  }
-
-  function mark(el, id, flip) {
-    el.style.viewTransitionName = name(id);
-    if (flip) el.style.viewTransitionClass = "flip";
-  }
-
-  function clear(root) {
-    root.querySelectorAll("[data-card]").forEach(function (el) {
-      el.style.viewTransitionName = "";
-      el.style.viewTransitionClass = "";
+  function mark(root, on) {
+    var cards = cardsOf(root);
+    moving.forEach(function (m) {
+      var el = cards[m[0]];
+      if (!el) return;
+      el.style.viewTransitionName = on ? "rc-" + m[0] : "";
+      el.style.viewTransitionClass = on && m[1] ? "flip" : "";
     });
+  }
+
+  function ours(event) {
+    var ctx = event.detail && event.detail.ctx;
+    var src = ctx && ctx.sourceElement;
+    return !!(src && src.hasAttribute && src.hasAttribute("data-go") && stage());
   }
 
   function syncPlay() {
@@ -83,71 +71,10 @@
     }
   }
 
-  // The controls stay the same elements where they can (a finger may be on one): only their
-  // address, words and state change; a link that becomes a disabled label is replaced.
-  function swapNav(from, to) {
-    from.querySelectorAll("[data-slot]").forEach(function (fresh) {
-      var slot = fresh.getAttribute("data-slot");
-      var old = to.querySelector('[data-slot="' + slot + '"]');
-      if (!old) return;
-      if (old.tagName !== fresh.tagName) {
-        old.replaceWith(document.importNode(fresh, true));
-        return;
-      }
-      ["href", "rel", "data-go", "class", "aria-disabled"].forEach(function (name) {
-        var value = fresh.getAttribute(name);
-        if (value === null) old.removeAttribute(name);
-        else if (old.getAttribute(name) !== value) old.setAttribute(name, value);
-      });
-      if (old.innerHTML !== fresh.innerHTML) old.innerHTML = fresh.innerHTML;
-    });
-  }
-
-  function swap(fresh, focusKind, doc) {
-    var s = stage();
-    ["rules-caption", "rules-table"].forEach(function (id) {
-      var from = fresh.querySelector("#" + id);
-      var to = document.getElementById(id);
-      if (from && to) to.innerHTML = from.innerHTML;
-    });
-    // The trail above the stage names this step too (in an embed, its one way out: the same
-    // step on the full kiosk), so it follows the step.
-    var crumbs = doc && doc.querySelector("nav.breadcrumbs");
-    var here = document.querySelector("nav.breadcrumbs");
-    if (crumbs && here && here.innerHTML !== crumbs.innerHTML) here.innerHTML = crumbs.innerHTML;
-    var nav = fresh.querySelector("#rules-nav");
-    if (nav) swapNav(nav, document.getElementById("rules-nav"));
-    s.setAttribute("data-total", fresh.getAttribute("data-total") || "");
-    syncPlay();
-    document.dispatchEvent(new CustomEvent("kiosk:rule-step")); // a step reached (insights.js)
-    if (focusKind && !document.activeElement.closest("#rules-nav")) {
-      var again = link(focusKind) || link(playing ? "pause" : "play") || link("start");
-      if (again) again.focus({ preventScroll: true });
-    }
-  }
-
-  function done() {
-    var s = stage();
-    busy = false;
-    transition = null;
-    if (s) {
-      clear(s);
-      s.setAttribute("data-state", "idle");
-    }
-    if (pending) {
-      var url = pending;
-      pending = null;
-      go(url, true);
-      return;
-    }
-    schedule();
-  }
-
   function schedule() {
     window.clearTimeout(timer);
     if (!playing) return;
-    var next = link("next");
-    if (!next) {
+    if (!link("next")) {
       playing = false;
       syncPlay();
       return;
@@ -155,81 +82,8 @@
     var s = stage();
     var dwell = parseInt((s && s.getAttribute("data-dwell")) || "1600", 10);
     timer = window.setTimeout(function () {
-      var n = link("next");
-      if (playing && n && !busy) go(n.getAttribute("href"), true);
+      if (playing) follow("next");
     }, dwell);
-  }
-
-  function go(url, push) {
-    var s = stage();
-    if (!s) return;
-    window.clearTimeout(timer);
-    if (busy) {
-      pending = url; // never ignore a tap: finish the running move at once, then go on
-      if (transition) transition.skipTransition();
-      return;
-    }
-    busy = true;
-    s.setAttribute("data-state", "busy");
-    var focused = document.activeElement;
-    var focusKind = focused && focused.closest && focused.closest("#rules-nav")
-      ? focused.getAttribute("data-go") : null;
-    fetch(url, { headers: { "HX-Request": "true" }, credentials: "same-origin" })
-      .then(function (response) {
-        if (!response.ok) throw new Error(String(response.status));
-        return response.text();
-      })
-      .then(function (html) {
-        var doc = new DOMParser().parseFromString(html, "text/html");
-        var fresh = doc.getElementById("rules-stage");
-        if (!fresh) throw new Error("not a step");
-        if (doc.title) document.title = doc.title;
-        if (push) remember(false, url);
-        var before = cardsOf(s);
-        var after = cardsOf(fresh);
-        var moving = [];
-        Object.keys(after).forEach(function (id) {
-          var a = before[id];
-          if (a && moved(a, after[id])) {
-            moving.push([id, a.getAttribute("data-up") !== after[id].getAttribute("data-up")]);
-          }
-        });
-        if (reduced.matches || !document.startViewTransition || !moving.length) {
-          swap(fresh, focusKind, doc);
-          done();
-          return;
-        }
-        moving.forEach(function (m) { mark(before[m[0]], m[0], m[1]); });
-        transition = document.startViewTransition(function () {
-          swap(fresh, focusKind, doc);
-          var now = cardsOf(stage());
-          moving.forEach(function (m) { if (now[m[0]]) mark(now[m[0]], m[0], m[1]); });
-        });
-        // a transition the browser gives up (a busy machine) skips its animation, not the step
-        if (transition.ready) transition.ready.catch(function () { /* the step shows anyway */ });
-        transition.finished.then(done, done);
-      })
-      .catch(function () {
-        busy = false;
-        location.assign(url); // the address works on its own
-      });
-  }
-
-  function follow(kind) {
-    var a = link(kind);
-    if (a) go(a.getAttribute("href"), true);
-  }
-
-  function play() {
-    playing = true;
-    syncPlay();
-    var next = link("next");
-    if (!next) { // at the end: Play starts again from the first step
-      var start = link("start");
-      if (start) go(start.getAttribute("href"), true);
-      return;
-    }
-    go(next.getAttribute("href"), true);
   }
 
   function pause() {
@@ -240,17 +94,19 @@
 
   function onClick(event) {
     var a = event.target.closest && event.target.closest("#rules-nav a[data-go]");
-    if (!a || event.defaultPrevented || event.button !== 0) return;
-    if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    if (!a || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    var kind = a.getAttribute("data-go");
+    if (kind === "start") pause();
+    if (kind !== "play" && kind !== "pause") return; // the link goes, by htmx
     event.preventDefault();
     event.stopPropagation();
-    var kind = a.getAttribute("data-go");
-    if (kind === "play") play();
-    else if (kind === "pause") pause();
-    else {
-      if (kind === "start") pause();
-      go(a.getAttribute("href"), true);
+    if (kind === "pause") {
+      pause();
+      return;
     }
+    playing = true;
+    syncPlay();
+    follow(link("next") ? "next" : "start"); // at the end, Play starts again from the first step
   }
 
   function onKey(event) {
@@ -277,35 +133,55 @@
     follow(dx < 0 ? "next" : "prev");
   }
 
-  function init() {
-    var s = stage();
-    if (!s || s.getAttribute("data-bound")) return;
-    s.setAttribute("data-bound", "1");
-    s.setAttribute("data-state", "idle");
-    remember(true, location.href);
-    if (s.hasAttribute("data-playing")) {
-      playing = true;
-      remember(true, location.pathname);
-      syncPlay();
-      schedule();
-    } else {
-      playing = false;
-    }
-  }
-
   document.addEventListener("click", onClick, true);
   document.addEventListener("keydown", onKey);
   document.addEventListener("pointerdown", onDown);
   document.addEventListener("pointerup", onUp);
   document.addEventListener("pointercancel", function () { startX = null; });
-  window.addEventListener("popstate", function (event) {
-    if (event.state && event.state.rules && stage()) {
-      pause();
-      go(location.href, false);
+  document.addEventListener("htmx:before:request", function (event) {
+    if (ours(event)) window.clearTimeout(timer);
+  });
+  document.addEventListener("htmx:before:swap", function (event) {
+    // the cards that move between this step and the next: only they are named and animated
+    var main = ours(event) && event.detail.tasks[0];
+    if (!main) return;
+    var before = cardsOf(stage());
+    var after = cardsOf(main.fragment);
+    moving = Object.keys(after).filter(function (id) {
+      return before[id] && moved(before[id], after[id]);
+    }).map(function (id) {
+      return [id, before[id].getAttribute("data-up") !== after[id].getAttribute("data-up")];
+    });
+    main.transition = !!(moving.length && !reduced.matches && document.startViewTransition);
+    if (main.transition) mark(stage(), true);
+    else moving = [];
+  });
+  document.addEventListener("htmx:before:viewTransition", function (event) {
+    var t = event.detail;
+    if (!moving.length) return;
+    var task = t.task;
+    t.task = function () {
+      mark(stage(), false);
+      return Promise.resolve(task()).then(function () { mark(stage(), true); });
+    };
+  });
+  document.addEventListener("htmx:after:viewTransition", function () {
+    mark(stage(), false);
+    moving = [];
+  });
+  document.addEventListener("htmx:after:swap", function (event) {
+    if (!stage()) return;
+    var step = ours(event);
+    if (!step) playing = stage().hasAttribute("data-playing"); // a new page
+    syncPlay();
+    schedule();
+    if (step && document.activeElement === document.body) { // its control went (the last step)
+      var again = link(playing ? "pause" : "play") || link("start");
+      if (again) again.focus({ preventScroll: true });
     }
   });
-  document.addEventListener("htmx:after:swap", init);
-  window.kioskRules = { init: init, go: go };
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
-  else init();
+  window.kioskRules = {};
+  playing = !!(stage() && stage().hasAttribute("data-playing"));
+  syncPlay();
+  schedule();
 })();

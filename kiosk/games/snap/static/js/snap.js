@@ -1,34 +1,18 @@
-/* snap.js: the Snap table's fair timing, keys and card movement (see docs/play.md), after
- * play.js (the pace, the log).
- *
- * The page works without this script (every button is a form). With it:
- * - the moment a new table is painted (images decoded, then the next frame rendered) is noted
- *   with performance.now(); a call on Snap! sends reaction_ms measured from that moment to
- *   the tap (pointerdown, or the key press), and the turn number of the table that was seen
- *   (a table drawn again for the same turn keeps the first mark: the card was already seen);
- * - the computer players' pace (play.js) runs from that paint: the table is "shown" then;
+/* snap.js: the Snap table's fair timing, keys and card movement, after play.js (the pace, the
+ * log). docs/play.md says what each does ("Fair timing", "One call per card", "Two visitors,
+ * one clock", "No view transition"); the page works without it (every button is a form).
+ * - the moment a new table is painted (images decoded, then the next frame rendered) is noted;
+ *   a call sends reaction_ms from that moment to the tap (pointerdown, or the key press) and
+ *   the turn of the table seen. A table drawn again for the same turn keeps the first mark;
  * - one request at a time: a tap while a request is in flight, or while cards still move, is
- *   held and sent when they have landed; play.js's pace is held meanwhile;
- * - one call per card: a call (Snap! or Snap Pool!) is aimed at the card painted when the
- *   finger went down. Another tap on that card while the call is on its way (held, in flight
- *   or its cards still moving), or after it was judged, is absorbed: no request, no words,
- *   only an "absorbed" note in the log. A held call is sent only if the table still shows
- *   the card it was aimed at with its button enabled, else dropped in silence (never words
- *   over a later card's). A call the server did not count (a false start: the same card,
- *   the button still enabled) leaves the card open for a real call;
- * - Space or Enter calls Snap!, P calls Snap Pool!;
- * - two visitors together (data-mode="together"): each has their own Snap! (and Snap Pool!),
- *   tapped with their own finger (pointerdown, so two fingers at once each count: a click
- *   comes only for one of them) or key (A / S for Blue, L / K for Orange). Every tap's
- *   reaction is measured from the one paint of the card, by the event's own timeStamp; the
- *   first tap on a card opens a short collection (COLLECT_MS), and every visitor's tap in it
- *   is posted in one request (the form's "calls"), for the engine to judge: one wins, or the
- *   variant's tie rule. The pace waits meanwhile. A visitor's second tap on one card is absorbed;
- * - cards travel from their old place to their new one (FLIP): just before an answer is
- *   swapped in, the place of every card named by a data-vt* attribute is read; just after,
- *   each card of the new table whose name was there is animated from the old place to its
- *   own (Web Animations, a transform). No view transition: capturing the old table took a
- *   rendering frame of its own on the path from a tap to its outcome (benchmarks/README.md).
+ *   held (and play.js's pace with it), and sent only if the table still shows its card;
+ * - one call per card: another tap on a card whose call is on its way or judged is absorbed
+ *   (a note in the log only), except after a false start (the button still enabled);
+ * - two visitors together: each tap is taken at pointerdown (two fingers at once each count:
+ *   a click comes only for one), and the taps on one card within COLLECT_MS go in one request;
+ * - cards travel from their old place to their new one (FLIP, Web Animations). No view
+ *   transition: capturing the old table took a rendering frame of its own on the path from a
+ *   tap to its outcome (benchmarks/README.md).
  * htmx sends the forms and morphs #snap-game in place. Safe to load twice (boosted navigation).
  * window.kioskSnap.state is for tests and benchmarks; its notes go to window.kioskPlay.log.
  */
@@ -89,10 +73,6 @@
     state.steps[step] = performance.now();
   }
 
-  function note(type, data) {
-    play.note(type, data);
-  }
-
   // ------------------------------------------------------------ movement
 
   // how long a card takes to travel; a prefers-reduced-motion visitor sees it arrive in place
@@ -121,10 +101,6 @@
     return out;
   }
 
-  function still() {
-    return window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-  }
-
   function upsideDown(el) {
     // whether el is drawn upside down: inside a strip turned to face the far player
     // (rotate: 180deg), where a transform's x and y run the other way
@@ -141,13 +117,13 @@
   function move(places) {
     // every card of the new table that was on the old one starts where it was and travels
     // to its place: a promise that settles when all have landed
-    if (!places || still()) return Promise.resolve();
+    if (!places || matchMedia("(prefers-reduced-motion: reduce)").matches) return Promise.resolve();
     var cards = named("new");
     var runs = [];
     Object.keys(cards).forEach(function (name) {
       var from = places[name];
       var el = cards[name];
-      if (!from || typeof el.animate !== "function") return;
+      if (!from) return;
       var to = el.getBoundingClientRect();
       if (!to.width || !to.height || !from.width || !from.height) return;
       // the card's own top left corner, where the transform is drawn from, is at its
@@ -179,7 +155,7 @@
     var imgs = g ? Array.prototype.slice.call(g.querySelectorAll("img.play-card")) : [];
     var all = Promise.all(
       imgs.map(function (img) {
-        return img.decode ? img.decode().catch(function () {}) : null;
+        return img.decode().catch(function () {});
       })
     );
     return Promise.race([all, new Promise(function (r) { setTimeout(r, 250); })]);
@@ -187,21 +163,13 @@
 
   // ------------------------------------------------------------ paint and pace
 
-  function afterTask(callback) {
-    // a message task: it runs once the task (or frame) now running has finished
-    var channel = new MessageChannel();
-    channel.port1.onmessage = function () {
-      channel.port1.close();
-      callback();
-    };
-    channel.port2.postMessage(null);
-  }
-
   function afterNextPaint(callback) {
-    // a task queued from an animation frame runs once that frame has been rendered: one
-    // frame, where waiting for a second requestAnimationFrame would cost two
+    // a task (a message's) queued from an animation frame runs once that frame has been
+    // rendered: one frame, where waiting for a second requestAnimationFrame would cost two
     requestAnimationFrame(function () {
-      afterTask(callback);
+      var channel = new MessageChannel();
+      channel.port1.onmessage = callback;
+      channel.port2.postMessage(null);
     });
   }
 
@@ -223,7 +191,7 @@
       state.steps = {};
       var entry = { turn: g.dataset.turn, over: g.dataset.over === "1", steps: steps };
       if (g.dataset.outcome) entry.outcome = g.dataset.outcome; // what the call came to
-      note("painted", entry);
+      play.note("painted", entry);
       play.shown(g);
     });
   }
@@ -231,16 +199,6 @@
   function button(act) {
     var f = form();
     return f ? f.querySelector("button[name=act][value='" + act + "']") : null;
-  }
-
-  function submit(act) {
-    var f = form();
-    var b = button(act);
-    if (!f || !b || b.disabled) return false;
-    if (window.kioskPlay && window.kioskPlay.send) window.kioskPlay.send(f, b); // by script in an embed
-    else if (typeof f.requestSubmit === "function") f.requestSubmit(b);
-    else b.click();
-    return true;
   }
 
   // ------------------------------------------------------------ calls
@@ -251,8 +209,8 @@
   }
 
   function prepareCall(at, card) {
+    // the click is on a button of the play form
     var f = form();
-    if (!f) return null;
     var ms = card.paintedAt === null ? "" : Math.max(0, Math.round((at - card.paintedAt) * 10) / 10);
     var turn = card.turn !== null ? card.turn : f.elements.turn.value;
     f.elements.reaction_ms.value = String(ms);
@@ -287,7 +245,7 @@
   }
 
   function absorb(act, turn, why, at) {
-    note("absorbed", { act: act, turn: turn, why: why, tapAt: at });
+    play.note("absorbed", { act: act, turn: turn, why: why, tapAt: at });
   }
 
   function flush() {
@@ -312,7 +270,7 @@
       if (f.elements.calls) f.elements.calls.value = p.calls || "";
       state.call = { act: p.act, turn: p.turn, reaction: p.reaction, held: false };
     }
-    submit(p.act);
+    play.send(f, b);
   }
 
   function onClick(event) {
@@ -346,7 +304,7 @@
       entry.turn = call.turn;
       entry.reaction = call.reaction;
       entry.tapAt = at;
-      note("call", { act: act, turn: call.turn, reaction: call.reaction, tapAt: at });
+      play.note("call", { act: act, turn: call.turn, reaction: call.reaction, tapAt: at });
     }
     if (state.busy) {
       event.preventDefault();
@@ -384,14 +342,10 @@
     }).join(" ");
     var first = batch.calls[0];
     var act = first.kind + ":" + first.seat;
-    note("calls", { turn: batch.turn, calls: batch.calls });
-    var entry = { act: act, turn: batch.turn, reaction: first.reaction, calls: calls, tapAt: first.at };
-    if (state.busy) {
-      state.pending = entry; // sent when the cards in flight have landed, if still the card's
-      return;
-    }
-    state.pending = entry;
-    flush();
+    play.note("calls", { turn: batch.turn, calls: batch.calls });
+    state.pending = { act: act, turn: batch.turn, reaction: first.reaction, calls: calls, tapAt: first.at };
+    // sent now, or when the cards in flight have landed if still the card's
+    if (!state.busy) flush();
   }
 
   function visitorTap(seat, kind, at) {
@@ -411,7 +365,7 @@
     if (batch && batch.turn !== card.turn) sendBatch();
     var ms = Math.max(0, Math.round((at - card.paintedAt) * 10) / 10);
     var call = { seat: seat, kind: kind, reaction: ms, at: at };
-    note("call", { act: kind + ":" + seat, turn: card.turn, reaction: ms, tapAt: at });
+    play.note("call", { act: kind + ":" + seat, turn: card.turn, reaction: ms, tapAt: at });
     if (!state.batch) {
       state.batch = { turn: card.turn, calls: [call], timer: setTimeout(sendBatch, COLLECT_MS) };
       play.state.held = true; // no "Next" from the pace while the other visitor may still tap
@@ -508,7 +462,7 @@
     state.places = null;
     var turn = game() ? game().dataset.turn : null;
     state.moving = move(places).then(function () {
-      note("landed", { turn: turn });
+      play.note("landed", { turn: turn });
     });
     decoded().then(painted);
   }

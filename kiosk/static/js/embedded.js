@@ -31,11 +31,9 @@
   // opaque origin): it keeps WordPress's secret, and the game play.js keeps (kioskEmbed.keep).
   // JSON marked as ours; a name the host gave the frame is left alone until something is kept.
   function named() {
-    var raw = "";
-    try { raw = String(window.name || ""); } catch (e) { raw = ""; }
     try {
-      var data = JSON.parse(raw);
-      if (data && typeof data === "object" && !Array.isArray(data) && data.kiosk === 1) return data;
+      var data = JSON.parse(window.name);
+      if (data && data.kiosk === 1) return data;
     } catch (e) { /* not ours */ }
     return { kiosk: 1 };
   }
@@ -44,7 +42,7 @@
     var data = named();
     if (value === null || value === undefined) delete data[key];
     else data[key] = value;
-    try { window.name = JSON.stringify(data); } catch (e) { /* not kept: the page still has it */ }
+    window.name = JSON.stringify(data);
   }
 
   function kept(key) {
@@ -82,15 +80,8 @@
 
   function send(form, submitter) {
     // a submit event for the page's scripts; the browser's own submission only if none took it
-    var event;
-    try {
-      event = new SubmitEvent("submit", { bubbles: true, cancelable: true, submitter: submitter || null });
-    } catch (e) {
-      event = new Event("submit", { bubbles: true, cancelable: true });
-    }
-    if (form.dispatchEvent(event) && typeof form.requestSubmit === "function") {
-      form.requestSubmit(submitter || undefined);
-    }
+    var event = new SubmitEvent("submit", { bubbles: true, cancelable: true, submitter: submitter });
+    if (form.dispatchEvent(event)) form.requestSubmit(submitter);
   }
 
   document.addEventListener("click", function (event) {
@@ -165,9 +156,6 @@
     if (document.activeViewTransition) {
       return true;
     }
-    if (typeof document.getAnimations !== "function") {
-      return false;
-    }
     return document.getAnimations().some(function (animation) {
       var effect = animation.effect;
       var pseudo = effect && effect.pseudoElement;
@@ -194,9 +182,7 @@
   window.addEventListener("resize", schedule);
   document.addEventListener("htmx:after:swap", schedule);
   document.addEventListener("htmx:after:settle", schedule);
-  if (typeof ResizeObserver === "function") {
-    new ResizeObserver(schedule).observe(document.body);
-  }
+  new ResizeObserver(schedule).observe(document.body);
   window.kioskEmbed = { send: send, keep: keep, kept: kept, secret: secret };
   schedule();
 })();

@@ -16,7 +16,7 @@
    - Attract loop: idle on the home page resets (nothing to ask) and starts the loop, slides
      fetched from /attract/<n> into the layer over the page; any tap or key stops it.
    - Locked down: no context menu, no text selection outside form fields, no zoom by
-     ctrl+wheel, keys or gestures (CSS touch-action forbids pinch).
+     ctrl+wheel or keys (CSS touch-action forbids pinch).
    - Text size: three sizes on <html data-text-size>, kept in sessionStorage for the visit.
    No inline handlers, no eval (the CSP forbids both). Safe to load twice. */
 (function () {
@@ -74,7 +74,7 @@
 
   if (gone()) {
     goHome();
-    window.kioskMode = { leaving: true };
+    window.kioskMode = {}; // nothing starts: the page is leaving
     return;
   }
   window.addEventListener("pageshow", function (event) {
@@ -127,9 +127,6 @@
   document.addEventListener("keydown", function (event) {
     if ((event.ctrlKey || event.metaKey) && /^[-+=0]$/.test(event.key)) event.preventDefault();
   }, true);
-  ["gesturestart", "gesturechange"].forEach(function (type) {
-    document.addEventListener(type, function (event) { event.preventDefault(); });
-  });
 
   // ------------------------------------------------------------------ idle: two stages
 
@@ -184,7 +181,7 @@
 
   function openWarning(now) {
     var d = dialog();
-    if (!d || typeof d.showModal !== "function") {
+    if (!d) {
       reset(false);
       return;
     }
@@ -345,7 +342,7 @@
   }
 
   function showFrame(from, to) {
-    if (reduced.matches || !document.startViewTransition) {
+    if (reduced.matches) {
       from.hidden = true;
       to.hidden = false;
       return;
@@ -369,7 +366,7 @@
     syncSizeButtons();
     last = Date.now();
     if (read("sessionStorage", ATTRACT)) {
-      try { window.sessionStorage.removeItem(ATTRACT); } catch (e) { /* nothing kept */ }
+      sessionStorage.removeItem(ATTRACT); // it was read: storage works
       if (onHome()) startAttract();
     }
     window.setInterval(tick, 250);

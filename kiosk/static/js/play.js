@@ -11,15 +11,10 @@
  *   keyboard users are not lost; when the game has just ended, to the result's heading;
  * - each table shown is noted in window.kioskPlay.log with the status words, and a game
  *   script's notes with it (for tests and benchmarks; the log starts afresh with each game).
- * - reload, Back and Forward keep the game (docs/play.md): each table shown is kept in
- *   sessionStorage (kiosk.play:<game>:<set>) with the id of its history entry (the Navigation
- *   API's navigation.currentEntry.id, which a reload, Back and Forward keep and a new visit
- *   does not); a finished or refused game is forgotten. The entry's address is the game's
- *   setup: there, a kept game of this very entry comes back by itself (its token posted to the
- *   flow's resume address, #play-resume's form, without a new entry), and a setup reached any
- *   other way offers "Carry on with your game". Where storage throws (a blocked or sandboxed
- *   frame) the frame's window.name keeps the game (embedded.js's kioskEmbed.keep). In kiosk
- *   mode the idle reset wipes storage, so nothing of an earlier visit comes back.
+ * - reload, Back and Forward keep the game (docs/play.md, "Reload, Back and Forward"): each
+ *   table shown is kept with the id of its history entry; on the setup (the entry's address)
+ *   a kept game of this very entry comes back by itself, and is offered ("Carry on with your
+ *   game") on a setup reached any other way.
  * A region with data-shown-by="script" is shown when its own script says so (snap.js: once
  * the new card has been painted), through kioskPlay.shown(region).
  * htmx sends the forms and morphs the game in place. Safe to load twice (boosted navigation).
@@ -53,11 +48,8 @@
 
   function send(form, button) {
     // one way to send a form: by script inside an embed (embedded.js), else as the browser would
-    var embed = window.kioskEmbed;
-    if (embed && typeof embed.send === "function") embed.send(form, button || null);
-    else if (typeof form.requestSubmit === "function") form.requestSubmit(button || undefined);
-    else if (button) button.click();
-    else form.submit();
+    if (window.kioskEmbed) window.kioskEmbed.send(form, button);
+    else form.requestSubmit(button);
   }
 
   function nextButton(g) {
@@ -72,8 +64,7 @@
 
   function leaving() {
     // kiosk mode is taking this page home (an idle reset, or an entry of an earlier visit)
-    return document.documentElement.classList.contains("is-leaving") ||
-      !!(window.kioskMode && window.kioskMode.leaving);
+    return document.documentElement.classList.contains("is-leaving");
   }
 
   function entryId() {
@@ -87,36 +78,20 @@
     return m ? decodeURIComponent(m[1]) : "";
   }
 
-  function storeKey(game, set) {
-    return KEPT + game + ":" + set;
-  }
-  function frameMemory() {
-    // an embed's window.name (embedded.js): where storage throws, it keeps the game instead
-    var embed = window.kioskEmbed;
-    return embed && typeof embed.keep === "function" ? embed : null;
-  }
   function stored(game, set) {
-    var raw;
     try {
-      raw = window.sessionStorage.getItem(storeKey(game, set));
-    } catch (e) { // storage off (a sandbox's opaque origin): the frame's memory, if any
-      var memory = frameMemory();
-      return memory ? memory.kept(storeKey(game, set)) : null;
-    }
-    try { return raw ? JSON.parse(raw) : null; } catch (e) { return null; } // not ours
-  }
-  function store(kept) {
-    try { window.sessionStorage.setItem(storeKey(kept.game, kept.set), JSON.stringify(kept)); }
-    catch (e) { // storage off or full: the frame's memory, if any
-      var memory = frameMemory();
-      if (memory) memory.keep(storeKey(kept.game, kept.set), kept);
+      return JSON.parse(sessionStorage.getItem(KEPT + game + ":" + set));
+    } catch (e) { // storage off (a sandbox's opaque origin): the frame's window.name (embedded.js)
+      return window.kioskEmbed ? window.kioskEmbed.kept(KEPT + game + ":" + set) : null;
     }
   }
-  function unstore(game, set) {
-    try { window.sessionStorage.removeItem(storeKey(game, set)); }
-    catch (e) { // storage off
-      var memory = frameMemory();
-      if (memory) memory.keep(storeKey(game, set), null);
+  function store(game, set, kept) {
+    // kept (null: forgotten) in sessionStorage, or where it throws (off or full) the frame's
+    try {
+      if (kept) sessionStorage.setItem(KEPT + game + ":" + set, JSON.stringify(kept));
+      else sessionStorage.removeItem(KEPT + game + ":" + set);
+    } catch (e) {
+      if (window.kioskEmbed) window.kioskEmbed.keep(KEPT + game + ":" + set, kept);
     }
   }
 
@@ -126,7 +101,7 @@
   }
 
   function forget(game, set) {
-    if (game && set) unstore(game, set); // ended or refused: nothing to bring back
+    if (game && set) store(game, set, null); // ended or refused: nothing to bring back
   }
 
   function keepGame(g) {
@@ -146,7 +121,7 @@
       forget(kept.game, kept.set);
       return;
     }
-    store(kept);
+    store(kept.game, kept.set, kept);
   }
 
   function forgetGone() {
@@ -325,8 +300,7 @@
     if (box && box.classList.contains("is-resuming")) {
       // no answer swapped in (the network failed): the setup again, with its offer
       delete box.dataset.arrived;
-      resetBox(box);
-      var p = resumeParts(box);
+      var p = resetBox(box);
       if (p.token && p.token.value) box.hidden = false;
     }
   });

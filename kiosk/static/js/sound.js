@@ -1,20 +1,12 @@
-/* sound.js: the play pages' short sounds, made in the page with Web Audio (docs/play.md,
- * "Sound"). No audio file is fetched: every sound is a few oscillators or a burst of noise
- * generated here, shaped by gain envelopes, through one quiet master gain.
- *
- * - When a new table is on screen (play.js's "play:shown" event on document), the game
- *   region's data-sounds are played in order, about 120 ms apart ("card call win" ...).
- * - The visitor's own call is played at once: at pointerdown on Snap! or Snap Pool!, or when
- *   snap.js turns a key (Space, Enter, P) into a call ("play:call").
- * - The sound toggle ([data-sound-toggle], templates/play/_sound.html) is hidden until this
- *   script runs and the browser has Web Audio; it shows the setting with aria-pressed.
- * - The setting is kept for the visit in sessionStorage ("kiosk.sound": "on" or "off"; in
- *   memory for the page when storage throws, as in a sandboxed frame); nothing stored: on in
- *   kiosk mode (html.is-kiosk), off in an embed (body.is-embed), on elsewhere. The kiosk's
- *   idle reset clears sessionStorage, so the next visitor starts from the default.
+/* sound.js: the play pages' short sounds, made in the page with Web Audio: no audio file is
+ * fetched (docs/play.md, "Sound", says what plays when, the setting and its defaults).
+ * - When a new table is on screen ("play:shown"), the game region's data-sounds play in
+ *   order; the visitor's own call plays at once, at pointerdown on Snap! or Snap Pool!, or
+ *   when snap.js turns a key into a call ("play:call").
+ * - The setting is kept for the visit in sessionStorage ("kiosk.sound"), in memory for the
+ *   page where storage throws (a sandboxed frame).
  * - The AudioContext is made on the first gesture (browsers' autoplay rules) and never
  *   before; without Web Audio, or when it throws, the page works on, silent.
- * Nothing depends on hearing: every sound has its words and its picture on the table.
  * window.kioskSound: enabled(), set(on), play(name), played (log of {name, at, from}) and
  * started (audio nodes started), for tests. Safe to load twice (boosted navigation); no
  * inline handlers, no eval (the CSP forbids both).
@@ -31,7 +23,7 @@
   var MASTER = 0.25; // quiet-ish: a child's ear is close to the screen
   var GAP_S = 0.12; // between the sounds of one table
   var TAP_MS = 1500; // a call's click this soon after its pointerdown already had its sound
-  var Ctx = window.AudioContext || window.webkitAudioContext || null;
+  var Ctx = window.AudioContext;
 
   var state = {
     ctx: null,
@@ -39,7 +31,6 @@
     noise: null, // a buffer of white noise, made once
     broken: !Ctx, // no Web Audio, or it threw: silent, and no control
     memory: null, // the setting when storage throws
-    gestured: false, // a tap or key seen (where navigator.userActivation is missing)
     tapAt: -Infinity // performance.now() of the last call sound played at a pointerdown
   };
 
@@ -49,7 +40,7 @@
     enabled: enabled,
     set: set,
     play: play,
-    boot: boot,
+    boot: sync,
     state: state
   };
 
@@ -103,11 +94,6 @@
 
   // ------------------------------------------------------------------ the audio context
 
-  function activated() {
-    var ua = navigator.userActivation;
-    return ua ? ua.hasBeenActive : state.gestured;
-  }
-
   function fail() {
     state.broken = true;
     state.ctx = null;
@@ -118,7 +104,7 @@
   function context() {
     if (state.broken) return null;
     if (!state.ctx) {
-      if (!activated()) return null; // before any gesture it could only start suspended
+      if (!navigator.userActivation.hasBeenActive) return null; // it could only start suspended
       try {
         var ctx = new Ctx({ latencyHint: "interactive" });
         var out = ctx.createGain();
@@ -136,23 +122,15 @@
     }
     var c = state.ctx;
     if (c.state === "closed") return fail();
-    if (c.state !== "running") {
-      try {
-        var resumed = c.resume();
-        if (resumed && resumed.catch) resumed.catch(function () {});
-      } catch (e) {
-        /* a sound scheduled now starts when it runs */
-      }
-    }
+    // a sound scheduled now starts when it runs
+    if (c.state !== "running") c.resume().catch(function () {});
     return c;
   }
 
   function ready(ctx) {
     // running, or being started by the gesture now under way: a sound scheduled on a context
     // the browser holds suspended would come out late, with others, when it resumed
-    if (ctx.state === "running") return true;
-    var ua = navigator.userActivation;
-    return !ua || ua.isActive;
+    return ctx.state === "running" || navigator.userActivation.isActive;
   }
 
   function noise(ctx) {
@@ -296,11 +274,7 @@
     if (!ctx || !ready(ctx)) return false;
     var base = o.base || { t: ctx.currentTime + 0.01, at: performance.now() };
     var delay = o.delay || 0;
-    try {
-      make(ctx, base.t + delay);
-    } catch (e) {
-      return false; // a browser that refuses a node: silent, never broken
-    }
+    make(ctx, base.t + delay);
     var entry = { name: name, at: base.at + delay * 1000, from: o.from || "page" };
     api.played.push(entry);
     if (api.played.length > 2000) api.played.shift();
@@ -328,7 +302,6 @@
   }
 
   function gesture() {
-    state.gestured = true;
     if (enabled()) context(); // made (or resumed) inside the gesture, so it may run
   }
 
@@ -355,10 +328,6 @@
     if (on) play("card", { from: "toggle" }); // what it sounds like, at once
   }
 
-  function boot() {
-    sync();
-  }
-
   document.addEventListener("pointerdown", onPointerDown, true);
   ["keydown", "pointerup", "touchend"].forEach(function (type) {
     document.addEventListener(type, gesture, true);
@@ -369,6 +338,6 @@
   document.addEventListener("htmx:after:swap", sync); // a new page (boosted) or table
 
   window.kioskSound = api;
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", boot);
-  else boot();
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", sync);
+  else sync();
 })();

@@ -56,14 +56,11 @@
   var leaving = false;
 
   function entries() {
-    var nav = window.navigation;
-    return nav && nav.currentEntry ? nav.entries().map(function (entry) { return entry.id; }) : [];
+    return navigation.entries().map(function (entry) { return entry.id; });
   }
   function gone() {
-    var nav = window.navigation;
     var noted = (read("sessionStorage", GONE) || "").split(" ");
-    return !!(nav && nav.currentEntry) && noted.indexOf(nav.currentEntry.id) >= 0 &&
-      location.pathname + location.search !== home;
+    return noted.indexOf(navigation.currentEntry.id) >= 0 && location.pathname + location.search !== home;
   }
   function goHome() {
     if (leaving) return;
@@ -374,7 +371,6 @@
 
   document.addEventListener("htmx:after:swap", syncSizeButtons);
   window.kioskMode = {
-    reset: reset,
     phase: function () { return phase; },
     starts: function () { return starts; }
   };

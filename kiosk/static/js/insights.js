@@ -7,8 +7,8 @@
 //   (each step is a page, or htmx's swap of #main for it);
 // - kiosk mode: an idle reset ("kiosk:reset") and a tap that stops the attract loop
 //   ("kiosk:attract-stop"), both from kiosk-mode.js;
-// - a game left unfinished: leaving a page whose table ([data-insights-game], else the play
-//   stage's data-game) says data-over="0".
+// - a game left unfinished: leaving a page whose play stage says data-over="0" (how it was
+//   set up: its data-insights-* attributes).
 // Leaving is the page hiding, or htmx swapping #main for another page (boosted links).
 // No inline handlers, no eval (the CSP forbids both). Safe to load twice.
 (function () {
@@ -87,23 +87,19 @@
 
   // ------------------------------------------------------------------ games left unfinished
 
-  function table() {
-    return document.querySelector("[data-insights-game]") ||
-      document.querySelector("#main .stage[data-over][data-game], #main .stage[data-over][data-more-game]");
-  }
   function sendAbandoned() {
-    var t = table();
+    var t = document.querySelector("#main .stage[data-over][data-game]");
     if (!t || t.getAttribute("data-over") !== "0") return;
     var setMatch = SET.exec(location.pathname);
     var get = function (name) { return t.getAttribute("data-insights-" + name) || ""; };
     send({
       e: "abandon",
-      set: get("set") || (setMatch ? setMatch[1] : ""),
-      game: get("game") || t.getAttribute("data-game") || t.getAttribute("data-more-game") || "",
+      set: setMatch ? setMatch[1] : "",
+      game: t.getAttribute("data-game"),
       variant: get("variant"),
       level: get("level"),
       bots: get("bots") || "0",
-      moves: get("moves") || t.getAttribute("data-turn") || "0"
+      moves: get("moves") || "0"
     });
     t.setAttribute("data-over", "left"); // once: the page may hide more than once
   }

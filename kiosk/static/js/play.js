@@ -210,12 +210,6 @@
     if (usable(kept, game, set) && armed(box, p, kept)) box.hidden = false;
   }
 
-  function fromResume(event) {
-    var ctx = event.detail && event.detail.ctx;
-    var src = ctx && ctx.sourceElement;
-    return !!(src && src.closest && src.closest("#play-resume"));
-  }
-
   function shown(g) {
     // a new table is on screen: note it, and pace the computer players from now
     clearTimeout(state.timer);
@@ -260,11 +254,10 @@
     if (heading) heading.focus({ preventScroll: true });
   }
 
-  function ours(event) {
-    var ctx = event.detail && event.detail.ctx;
-    var src = ctx && ctx.sourceElement;
-    var form = src && src.closest ? src.closest("form") : null;
-    return !!(form && form.id === "play-form");
+  function from(event, selector) {
+    // an htmx event about a request of an element in selector (#play-form, #play-resume)
+    var src = event.detail.ctx.sourceElement;
+    return !!(src && src.closest(selector));
   }
 
   function onShown(g) {
@@ -290,13 +283,13 @@
     true
   );
   document.addEventListener("htmx:before:request", function (event) {
-    if (!ours(event)) return;
+    if (!from(event, "#play-form")) return;
     state.busy = true;
     clearTimeout(state.timer);
   });
   document.addEventListener("htmx:finally:request", function (event) {
-    if (ours(event)) state.busy = false;
-    var box = fromResume(event) ? document.getElementById("play-resume") : null;
+    if (from(event, "#play-form")) state.busy = false;
+    var box = from(event, "#play-resume") ? document.getElementById("play-resume") : null;
     if (box && box.classList.contains("is-resuming")) {
       // no answer swapped in (the network failed): the setup again, with its offer
       delete box.dataset.arrived;
@@ -305,7 +298,7 @@
     }
   });
   document.addEventListener("htmx:after:swap", function (event) {
-    if (!ours(event)) {
+    if (!from(event, "#play-form")) {
       boot();
       return;
     }

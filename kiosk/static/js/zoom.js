@@ -232,8 +232,7 @@
   // ------------------------------------------------------------------ wiring
 
   document.addEventListener("click", function (event) {
-    var target = event.target instanceof Element ? event.target : null;
-    if (!target) return;
+    var target = event.target;
     var openButton = target.closest("[data-zoom-open]");
     if (openButton) {
       open(openButton);

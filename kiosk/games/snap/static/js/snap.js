@@ -168,7 +168,10 @@
     // rendered: one frame, where waiting for a second requestAnimationFrame would cost two
     requestAnimationFrame(function () {
       var channel = new MessageChannel();
-      channel.port1.onmessage = callback;
+      channel.port1.onmessage = function () {
+        channel.port1.close(); // a started port stays alive while it is open
+        callback();
+      };
       channel.port2.postMessage(null);
     });
   }

@@ -15,7 +15,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from types import MappingProxyType, ModuleType
+from types import ModuleType
 from typing import Any
 
 from flask import current_app
@@ -64,17 +64,6 @@ class Game:
         return str(self.record.settings.get("level", ""))
 
 
-@dataclass(frozen=True)
-class PlaceStyle:
-    """How a rule step-through shows one kind of the engine's places (its name before
-    ``:seat``): what it is called, whether its cards lie face up, whether they are spread."""
-
-    label: str
-    face_up: bool = True
-    spread: bool = False  # cards side by side (a hand, the table) rather than stacked
-    always: bool = False  # a place in the middle shown even when it is empty
-
-
 class PlayGame:
     """One game's part of the play flow; a subclass says what is that game's own."""
 
@@ -92,12 +81,6 @@ class PlayGame:
     # A game that brings its own templates and static files (not the kiosk's folders): a
     # folder holding ``templates/play/_<slug>.html`` … and ``static/css/<slug>.css`` …
     folder: str | None = None
-    # How a rule step-through lays the engine's places out: the middle's kinds in the order
-    # shown, then each seat's. A kind not named here is shown under its own name, face up,
-    # stacked, after the named ones.
-    middle_places: Mapping[str, PlaceStyle] = MappingProxyType({})
-    seat_places: Mapping[str, PlaceStyle] = MappingProxyType({})
-
     def rules_slug(self, variant: str) -> str:
         """The rule example a table links to for ``variant`` (``/rules/<game>/<slug>``)."""
         return variant
@@ -107,43 +90,11 @@ class PlayGame:
         setup context: ``url_for`` is among the dearest calls of a request)."""
         return setup["rules_urls"][variant]
 
-    def table_notes(self, public: Mapping[str, Any]) -> list[str]:
-        """What a rule step-through says beside the middle of the table (the game's public
-        counters, e.g. the deal), from the engine's ``public_state``."""
-        return []
-
-    def middle_layout(self, options: Mapping[str, Any]) -> Mapping[str, PlaceStyle]:
-        """The middle's places for a game played with ``options`` (the engine's JSON of them):
-        ``middle_places``, unless the rules in play change which are there."""
-        return self.middle_places
-
-    def step_table(self, run: Run, step: Step, set_record: SetRecord) -> dict[str, Any] | None:
+    def step_table(self, run: Run, step: Step, set_record: SetRecord) -> dict[str, Any]:
         """A rule step's table as the game's own table template draws it in play (its
-        ``_<slug>.html`` with ``watch``): the context for that template, or None where the game
-        leaves its step-throughs to the kiosk's plain table of places (``rules/_table.html``)."""
-        return None
-
-    def packs(self, places: Mapping[str, list[str]], *kinds: str) -> list[dict[str, Any]]:
-        """A step's face-down piles in the middle (the pack before the deal, cards set aside):
-        each one's kind, its name (``middle_places``), how many, its top card named for rules.js."""
-        return [
-            {
-                "kind": kind,
-                "label": self.middle_places[kind].label,
-                "count": len(ids),
-                "data": {"card": dom_id(ids[-1]), "place": kind, "up": 0},
-            }
-            for kind in kinds
-            if (ids := places.get(kind))
-        ]
-
-    def seat_notes(self, public: Mapping[str, Any], seat: int) -> list[str]:
-        """What a rule step-through says beside a player's side of the table (the dealer)."""
-        return ["Dealer"] if public.get("dealer") == seat else []
-
-    def place_note(self, kind: str, cards: list[Card]) -> str:
-        """What a step-through says of one place's cards beyond their count ("" for nothing)."""
-        return ""
+        ``_<slug>.html`` with ``watch``): the context for that template, from the step's places
+        and public state (the rule steps, the attract loop and the printed strip draw it)."""
+        raise NotImplementedError
 
     @property
     def slug(self) -> str:
@@ -303,6 +254,21 @@ class TurnGame(PlayGame):
     def pace_for(self, state: Any) -> int:
         """The pause after each computer move in ``state`` (the same at every table here)."""
         return self.pace
+
+
+def packs(places: Mapping[str, list[str]], names: Mapping[str, str]) -> list[dict[str, Any]]:
+    """A step's face-down piles in the middle (the pack before the deal, cards set aside), for
+    each kind ``names`` names that holds cards: its kind, name, count and top card for rules.js."""
+    return [
+        {
+            "kind": kind,
+            "label": label,
+            "count": len(ids),
+            "data": {"card": dom_id(ids[-1]), "place": kind, "up": 0},
+        }
+        for kind, label in names.items()
+        if (ids := places.get(kind))
+    ]
 
 
 def card_view(card: Card) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from types import MappingProxyType, SimpleNamespace
+from types import SimpleNamespace
 from typing import Any
 
 from flask import current_app
@@ -24,7 +24,8 @@ from kiosk.games.core import GameError, Hearer
 from kiosk.web import tokens
 from kiosk.web.cardfaces import quoted
 from kiosk.web.cards import Face, back_src, card_face, dom_id, find_face
-from kiosk.web.play.games import HUMAN, Game, NotOnTheList, PlaceStyle, PlayGame
+from kiosk.web.play.games import HUMAN, Game, NotOnTheList, PlayGame
+from kiosk.web.play.games import packs as pile_names
 
 DEFAULT_LEVEL = "easy"
 DEFAULT_BOTS = 1
@@ -451,35 +452,6 @@ class Snap(PlayGame):
     own_script = True
     needs_level = False
     script_paced = True  # snap.js starts the pace when the new card has been painted
-    middle_places = MappingProxyType(
-        {
-            "stock": PlaceStyle("The pack", face_up=False),
-            "aside": PlaceStyle("Set aside", face_up=False),
-            "centre": PlaceStyle("The pile in the middle", always=True),
-            "pool": PlaceStyle("The pool", always=True),
-        }
-    )
-    _no_pool = MappingProxyType({**middle_places, "pool": PlaceStyle("The pool")})
-    # each player's cards are a face-down pile, turned one by one onto their face-up pile
-    seat_places = MappingProxyType(
-        {"down": PlaceStyle("Face-down pile", face_up=False), "up": PlaceStyle("Face-up pile")}
-    )
-
-    def table_notes(self, public: Mapping[str, Any]) -> list[str]:
-        """The forfeits game's kitty of counters."""
-        kitty = public.get("kitty")
-        return [] if kitty is None else [f"Counters paid: {kitty}"]
-
-    def middle_layout(self, options: Mapping[str, Any]) -> Mapping[str, PlaceStyle]:
-        """The pool, empty or not, where the rules have one (as the table shows it in play)."""
-        return self.middle_places if snap.options_from_json(options).has_pool else self._no_pool
-
-    def seat_notes(self, public: Mapping[str, Any], seat: int) -> list[str]:
-        """A player's counters (the forfeits game), and whether they are out."""
-        counters, out = public.get("counters"), public.get("out")
-        notes = [f"Counters: {counters[seat]}"] if isinstance(counters, list) else []
-        return notes + (["Out of the game"] if isinstance(out, list) and out[seat] else [])
-
     def step_table(self, run: Run, step: Step, set_record: SetRecord) -> dict[str, Any]:
         """A rule step's table as play draws it (``_snap.html`` watching): each seat's piles,
         the centre and the pool, from the step's places; Player 1 sits where the visitor does."""
@@ -536,7 +508,7 @@ class Snap(PlayGame):
                         for c in move["cards"]
                         if c != (places[move["to"]] or [None])[-1] and c not in drawn
                     )
-        packs = self.packs(places, "stock", "aside")  # before the deal, and set aside
+        packs = pile_names(places, {"stock": "The pack", "aside": "Set aside"})  # before the deal
         return {
             "packs": packs,
             "seats": seats,

@@ -239,7 +239,7 @@ class HappyFamilies(TurnGame):
         return self.pace if state.players <= 3 else self.pace_of_four
 
     thinks_aloud = "remembering"
-    your_turn_words = "It is your turn: choose a player to ask."
+
     def step_table(self, run: Run, step: Step, set_record: SetRecord) -> dict[str, Any]:
         """A rule step's table as play draws it (``_happy-families.html`` watching): every
         hand face up, each seat's tricks shown by a card of each family, the pack before the
@@ -343,6 +343,8 @@ class HappyFamilies(TurnGame):
         return {"type": kind, "player": player, "target": target, key: what}
 
     def wait_words(self, game: Game) -> str:
+        if game.state.turn == HUMAN:
+            return "It is your turn: choose a player to ask."
         return f"Wait for your turn: it is {hf.names(game.state)[game.state.turn]}'s turn to ask."
 
     def visitor_move(self, game: Game, kind: str, rest: str) -> str | None:
@@ -369,9 +371,6 @@ class HappyFamilies(TurnGame):
                 game.chosen = target
             return explain(error, s, target)
         return None
-
-    def settings(self, game: Game) -> tuple[str, str, int]:
-        return variant_of(game), game.level, game.state.players - 1
 
     def table(
         self, game: Game, set_record: SetRecord, setup: Mapping[str, Any], note: str | None

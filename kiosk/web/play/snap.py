@@ -447,11 +447,8 @@ class Snap(PlayGame):
     engine = snap
     field = "act"
     buttons = ACTS
-    stepped = False  # a late call is the engine's to judge ("too late"), not a stale tap
-    says_the_deal = False
-    own_script = True
-    needs_level = False
-    script_paced = True  # snap.js starts the pace when the new card has been painted
+    own_script = True  # snap.js starts the pace when the new card has been painted
+
     def step_table(self, run: Run, step: Step, set_record: SetRecord) -> dict[str, Any]:
         """A rule step's table as play draws it (``_snap.html`` watching): each seat's piles,
         the centre and the pool, from the step's places; Player 1 sits where the visitor does."""
@@ -577,15 +574,8 @@ class Snap(PlayGame):
         return encode_action(action)
 
     def decode_action(self, item: Any) -> dict[str, Any]:
-        return decode_action(item)
-
-    def decode_actions(self, items: tuple[Any, ...]) -> list[dict[str, Any]]:
-        return decode_actions(items)
-
-    def button(self, form: Mapping[str, str]) -> str:
-        """Snap's buttons are words (``act=turn``); a visitor's own carries their seat
-        (``act=snap:1``)."""
-        return form.get("act", "").partition(":")[0]
+        """A token's item (a turn, by far the most common, without a new dict)."""
+        return (_TURN_CODES.get(item) if type(item) is str else None) or decode_action(item)
 
     def play(self, game: Game, action: dict[str, Any]) -> None:
         """Apply one engine action; record it unless it changed nothing (a late call)."""
@@ -706,10 +696,6 @@ class Snap(PlayGame):
         if any(e.type in OUTCOMES for e in game.events):
             pace += OUTCOME_HOLD_MS if not override else 0
         return pace
-
-    def settings(self, game: Game) -> tuple[str, str, int]:
-        o = game.state.options
-        return o.variant, o.level, o.players - len(o.humans)
 
     def table(
         self, game: Game, set_record: SetRecord, setup: Mapping[str, Any], note: str | None

@@ -169,12 +169,11 @@ class Snitchems(TurnGame):
     engine = sn
     description = "Play {game}, a fishing game of 1797, against the computer."
     buttons = ("next", "pick", "unpick", "lay", "take")
-    pace = 1800  # time to read the computer's move before it plays again
     thinks_aloud = "careful"
-    your_turn_words = "It is your turn."
-    def rules_slug(self, variant: str) -> str:
-        """The one game's example begins with the deal."""
-        return "dealing"
+
+    def pace_for(self, state: sn.State) -> int:
+        """Time to read the computer's move before it plays again."""
+        return 1800
 
     def step_table(self, run: Run, step: Step, set_record: SetRecord) -> dict[str, Any]:
         """A rule step's table as play draws it (``_snitchems.html`` watching): both hands face
@@ -247,6 +246,8 @@ class Snitchems(TurnGame):
             raise tokens.BadToken("malformed", "an action in the record is not readable") from None
 
     def wait_words(self, game: Game) -> str:
+        if game.state.turn == HUMAN:
+            return "It is your turn."
         return f"Wait for your turn: {computer_name(game.level)} is playing."
 
     def visitor_move(self, game: Game, kind: str, rest: str) -> str | None:
@@ -269,9 +270,6 @@ class Snitchems(TurnGame):
             game.chosen = card
             return str(error)
         return None
-
-    def settings(self, game: Game) -> tuple[str, str, int]:
-        return "classic", game.level, 1
 
     def table(
         self, game: Game, set_record: SetRecord, setup: Mapping[str, Any], note: str | None

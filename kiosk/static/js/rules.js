@@ -42,14 +42,9 @@
     return out;
   }
 
-  function spread(el) {
-    return !!el.closest(".rules-place--spread");
-  }
-
   function moved(a, b) {
     if (a.getAttribute("data-place") !== b.getAttribute("data-place")) return true;
-    if (a.getAttribute("data-up") !== b.getAttribute("data-up")) return true;
-    return spread(b) && a.getAttribute("data-i") !== b.getAttribute("data-i");
+    return a.getAttribute("data-up") !== b.getAttribute("data-up");
   }
 
   function name(id) {

@@ -130,22 +130,14 @@ def test_a_game_without_its_web_adapter_stops_the_start(higher, content, monkeyp
         create_app({"TESTING": True, "CONTENT_DIR": str(content)})
 
 
-def test_its_rule_example_lays_the_table_out_as_its_adapter_says(client):
-    """The step-through's places, names and faces are the game's own (its adapter's
-    ``middle_places`` and ``seat_places``), not a list kept in the rules pages."""
-    deal = soup(client.get("/rules/higher/first/1"))
-    middle, *seats = deal.select("section.rules-area")
-    assert [p["data-place-name"] for p in middle.select(".rules-place")] == ["stock"]
-    assert middle.select_one(".rules-place__label").get_text().startswith("The pack")
-    assert all(li["data-up"] == "0" for li in middle.select("li.rules-card"))
-    later = soup(client.get("/rules/higher/first/4"))
-    for seat, area in enumerate(later.select("section.rules-area")[1:]):
-        names = [p["data-place-name"] for p in area.select(".rules-place")]
-        kinds = [n.partition(":")[0] for n in names]
-        assert kinds == sorted(kinds, key=["down", "up", "won"].index), names
-        assert all(n.endswith(f":{seat}") for n in names)
-        labels = {p["data-place-name"].partition(":")[0]: p for p in area.select(".rules-place")}
-        if "up" in labels:
-            assert labels["up"].select_one(".rules-place__label").get_text().startswith("Turned")
-            assert labels["up"].select_one("li.rules-card")["data-up"] == "1"
+def test_its_rule_example_is_drawn_by_its_own_table(client):
+    """A rule step is the game's own table template watching (its adapter's ``step_table``),
+    not a table of places kept in the rules pages."""
+    deal = soup(client.get("/rules/higher/first/1")).select_one("#rules-table .higher-watch")
+    assert deal.select_one(".higher-pack").get_text() == "The pack: 4 cards"
+    later = soup(client.get("/rules/higher/first/4")).select_one("#rules-table .higher-watch")
+    seats = later.select("section.higher-seat")
     assert len(seats) == 2
+    turned = later.select("img[data-card]")
+    assert turned and all(img["data-up"] == "1" for img in turned)
+    assert {img["data-place"] for img in turned} <= {"up:0", "up:1"}

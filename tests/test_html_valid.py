@@ -60,7 +60,12 @@ POSTS = {
     "snitchems-game": (SNITCHEMS, {"level": "careful"}),
     "bad-token": (SNAP_SET + "/play/act", {"token": "forged", "act": "turn"}),
 }
-KIOSK_GETS = {"kiosk-home": "/", "kiosk-set": SNAP_SET, "kiosk-attract": "/attract/1"}
+KIOSK_GETS = {
+    "kiosk-home": "/",
+    "kiosk-set": SNAP_SET,
+    "kiosk-attract": "/attract/1",
+    "kiosk-attract-rule": "/attract/2",  # a rule slide: its frames each draw the game's table
+}
 
 
 def vnu_command() -> list[str] | None:

@@ -26,7 +26,7 @@ GAMES: dict[str, tuple[str, str, dict[str, str], dict[str, str]]] = {
     ),
     "snitchems": ("snitchems-1797", "/sets/snitchems-1797/play/snitchems", {}, {"move": "next"}),
 }
-STEPPED = [game for game in GAMES if flow.games()[game].stepped]
+STEPPED = [game for game in GAMES if not flow.games()[game].own_script]
 
 
 @pytest.fixture

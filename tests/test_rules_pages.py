@@ -10,7 +10,7 @@ from kiosk.catalogue import Catalogue
 from kiosk.catalogue.scenarios import split_source
 from kiosk.config import ROOT
 from kiosk.games import registry
-from kiosk.web.rules import dom_id
+from kiosk.web.cards import dom_id
 
 SNAPSHOT = Catalogue(ROOT / "content").current()
 STEPS = [
@@ -90,13 +90,11 @@ def test_each_step_renders_the_engine_places(client, key, n):
     for card in page.select("#rules-table [data-card]"):
         shown.setdefault(card["data-place"], []).append(card["data-card"])
     want = {place: [dom_id(c) for c in ids] for place, ids in step.places.items() if ids}
-    if page.select_one("#rules-table li.rules-card"):  # the plain table: every card of a place
-        assert shown == want
-    else:  # the game's own table, as in play: some card of every place holding cards (a
-        # pile's top, a hand, a family's card for a trick), each named where the engine has it
-        assert set(shown) == set(want)
-        for place, cards in shown.items():
-            assert set(cards) <= set(want[place]), place
+    # the game's own table, as in play: some card of every place holding cards (a pile's
+    # top, a hand, a family's card for a trick), each named where the engine has it
+    assert set(shown) == set(want)
+    for place, cards in shown.items():
+        assert set(cards) <= set(want[place]), place
     caption = page.select_one("#rules-caption")
     assert caption["aria-live"] == "polite"
     assert caption.select_one(".rules-caption__text").get_text(strip=True)
@@ -237,14 +235,6 @@ def test_the_pool_is_on_the_table_where_the_rules_have_one(client, key):
     for n in range(1, len(run.steps) + 1):
         page = soup(client.get(f"/rules/{key}/{n}"))
         assert bool(page.select("#rules-table .pile--pool")) == has_pool, (key, n)
-    # and so on the attract loop's and the print sheet's table of places
-    from kiosk.web.rules import table_of
-
-    with client.application.test_request_context():
-        set_record = SNAPSHOT.sets[SNAPSHOT.scenarios[key].record.deck].record
-        for step in run.steps:
-            middle = table_of(run, step, set_record, "back.svg")[0]
-            assert ("pool" in {p.name for p in middle.places}) == has_pool, (key, step.n)
 
 
 def test_the_variants_with_a_pool_are_the_ones_whose_rules_send_cards_to_it():

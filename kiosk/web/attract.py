@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from flask import Blueprint, Flask, abort, current_app, render_template, url_for
+from markupsafe import Markup
 
 from kiosk.catalogue.citations import plain
 from kiosk.catalogue.scenarios import sequence
@@ -35,14 +36,14 @@ from kiosk.web.pages import (
     set_picture,
     wants_fragment,
 )
-from kiosk.web.rules import AreaView, CardView, table_of
+from kiosk.web.play.games import PlayGame, adapter
+from kiosk.web.rules import game_table
 
 log = logging.getLogger(__name__)
 
 bp = Blueprint("attract", __name__, url_prefix="/attract")
 
 STEP_MS = 2600  # a rule step rests this long on the attract screen: time to read its caption
-STACK_SHOWN = 3  # a face-down pile shows its top few cards, not forty
 
 
 @dataclass(frozen=True)
@@ -51,7 +52,7 @@ class Frame:
 
     n: int
     caption: str
-    areas: list[Area]
+    table: Markup  # the game's own table after the step, drawn small
 
 
 @dataclass(frozen=True)
@@ -68,6 +69,7 @@ class Slide:
     back: str = ""
     game_title: str = ""
     frames: list[Frame] = field(default_factory=list)
+    game: PlayGame | None = None  # a rule's game, whose table (and its CSS) the frames draw
 
 
 def safe_scenario(snapshot: Snapshot, key: str) -> bool:
@@ -103,47 +105,6 @@ def reel(snapshot: Snapshot) -> list[tuple[str, str]]:
     return out
 
 
-@dataclass(frozen=True)
-class Pile:
-    """A pile or hand on the attract table: its label, how many cards, the cards drawn."""
-
-    label: str
-    count: str
-    spread: bool
-    cards: list[CardView]
-
-
-@dataclass(frozen=True)
-class Area:
-    """The middle of the table, or a player's side."""
-
-    label: str
-    piles: list[Pile]
-    notes: list[str]
-    current: bool
-
-
-def _areas(areas: list[AreaView]) -> list[Area]:
-    """The rule page's table, with face-down piles cut to their top few cards."""
-    return [
-        Area(
-            area.label,
-            [
-                Pile(
-                    place.label,
-                    place.count,
-                    place.spread,
-                    place.cards if place.spread else place.cards[-STACK_SHOWN:],
-                )
-                for place in area.places
-            ],
-            area.notes,
-            area.current,
-        )
-        for area in areas
-    ]
-
-
 def set_kicker(record: SetRecord) -> str:
     """ "In the collection" (in the curators' words) only for an object a museum holds; any
     other set says what it is."""
@@ -175,13 +136,8 @@ def _rules_slide(snapshot: Snapshot, key: str) -> Slide:
     record = entry.record
     item = next(i for i in sequence(snapshot) if f"{i['game']}/{i['slug']}" == key)
     set_record: SetRecord = snapshot.sets[record.deck].record  # type: ignore[assignment]
-    back = back_src(set_record)
     frames = [
-        Frame(
-            n=step.n,
-            caption=shown["caption"],
-            areas=_areas(table_of(run, step, set_record, back)),
-        )
+        Frame(step.n, shown["caption"], game_table(run, step, set_record, f"a{step.n}-"))
         for step, shown in zip(run.steps, item["steps"], strict=True)
     ]
     game = snapshot.games.get(record.game)
@@ -192,6 +148,7 @@ def _rules_slide(snapshot: Snapshot, key: str) -> Slide:
         summary=plain(record.summary),
         game_title=game.record.title if game else "",
         frames=frames,
+        game=adapter(record.game),
     )
 
 

@@ -11,7 +11,7 @@ import hashlib
 import re
 from dataclasses import dataclass
 
-from flask import Blueprint, Flask, Response, abort, request, url_for
+from flask import Blueprint, Flask, Response, abort, g, request, url_for
 
 from kiosk.catalogue.looks import set_looks
 from kiosk.catalogue.pictures import rights_name
@@ -200,7 +200,8 @@ def card_face(face_key: str, width: int = PLAY_WIDTH, printable_only: bool = Fal
     where it has one (for paper, one its rights let be printed), else the drawing.
 
     Worked out once per content version, key, width and mount point: a table asks for every
-    card it shows, on every action."""
+    card it shows, on every action. A page for paper (``g.paper``) prints photographs only."""
+    printable_only = printable_only or g.get("paper", False)
     key = ("card-face", face_key, width, printable_only, is_preview(), request.script_root)
     return content.current().kept(key, lambda: _card_face(face_key, width, printable_only))
 

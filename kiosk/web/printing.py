@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from flask import Blueprint, Flask, abort, render_template, url_for
+from flask import Blueprint, Flask, abort, g, render_template, url_for
 from markupsafe import Markup
 
 from kiosk.catalogue.decks import deck_for, flagged_faces
@@ -21,7 +21,8 @@ from kiosk.catalogue.store import Entry, Snapshot
 from kiosk.games import registry
 from kiosk.web import content
 from kiosk.web.cards import PRINT_WIDTH, back_src, card_face, front_picture
-from kiosk.web.rules import AreaView, caption_of, table_of
+from kiosk.web.play.games import adapter
+from kiosk.web.rules import caption_of, game_table
 
 bp = Blueprint("printing", __name__)
 
@@ -65,7 +66,7 @@ class StripStep:
 
     n: int
     caption: str
-    areas: list[AreaView]
+    table: Markup  # the game's own table after the step, drawn small
 
 
 def paper_rules(html: str) -> Markup:
@@ -140,12 +141,11 @@ def strip_of(snapshot: Snapshot, scenario: Entry) -> list[StripStep]:
     set_record = set_entry.record
     assert isinstance(set_record, SetRecord)
     source = registry.engine(run.game).VARIANTS[record.variant].source
-    back = back_src(set_record)
     return [
         StripStep(
             s.n,
             caption_of(record, run, s, source).text,
-            table_of(run, s, set_record, back, printable_only=True),
+            game_table(run, s, set_record, f"s{s.n}-"),
         )
         for s in run.steps
     ]
@@ -155,6 +155,7 @@ def strip_of(snapshot: Snapshot, scenario: Entry) -> list[StripStep]:
 def set_print(slug: str) -> str:
     """A set's own game to print: rules, the step-through as a strip, the cards to cut out."""
     snapshot = content.current()
+    g.paper = True  # a photograph only where its rights let it be printed (cards.card_face)
     entry = snapshot.sets.get(slug)
     if entry is None or not entry.record.cards_listed:  # type: ignore[union-attr]
         abort(404)  # nothing to cut out of a set whose cards are not recorded
@@ -168,6 +169,7 @@ def set_print(slug: str) -> str:
         game=game,
         rules=paper_rules(game.html) if game and game.html else None,
         scenario=scenario,
+        game_adapter=adapter(game.record.key) if game else None,
         strip=strip_of(snapshot, scenario) if scenario else [],
         cards=cards_to_print(record),
         photographs=photographs_printed(record),

@@ -87,12 +87,9 @@ def _want(step: dict) -> dict[str, list[str]]:
 
 
 def _assert_shows(page, step: dict) -> None:
-    """The table shows the step's places: every card of each (the plain table of places), or
-    cards of each place that holds any, each where the engine has it (a game's own table)."""
+    """The table (the game's own, as in play) shows cards of each place that holds any, each
+    where the engine has it."""
     shown, want = _places(page), _want(step)
-    if page.locator("#rules-table li.rules-card").count():
-        assert shown == want
-        return
     assert set(shown) == set(want)
     for place, cards in shown.items():  # a pile's top, a hand, a family's card for a trick
         assert set(cards) <= set(want[place]), place
@@ -317,7 +314,6 @@ STEP_LAYOUT = """() => {
   };
   const words = document.querySelectorAll(
     '#rules-caption > *, #rules-caption .rules-quote > *, #rules-nav > *, .rules-head h1,'
-    + ' .rules-area__label, .rules-area__notes, .rules-area__empty, .rules-place__label,'
     + ' #rules-table :is(.seat .seat__name, .seat__meta, .pile__name, .pile__count),'
     + ' #rules-table .table__kitty');
   for (const el of words) {
@@ -334,23 +330,17 @@ STEP_LAYOUT = """() => {
   if (!quote) problems.push('no quotation');
   else if (quote.scrollHeight > quote.clientHeight + T)
     problems.push(`the quotation is cut: ${quote.scrollHeight}px in ${quote.clientHeight}px`);
-  // a game's own table (as in play) draws only the cards on top; the plain one every card
-  const own = !document.querySelector('#rules-table .rules-pile');
-  // (of cards side by side in one element, a fanned hand, the last: the one wholly shown)
-  const drawn = own ? [...document.querySelectorAll('#rules-table img.card-img:not(.pile__ghost)')]
-    : [];
+  // the game's own table (as in play) draws only the cards on top (of cards side by side in
+  // one element, a fanned hand, the last: the one wholly shown)
+  const drawn = [...document.querySelectorAll('#rules-table img.card-img:not(.pile__ghost)')];
   const shown = new Set(drawn.filter((i) => !drawn.includes(i.nextElementSibling)));
-  for (const pile of document.querySelectorAll('#rules-table .rules-pile')) {
-    const cards = [...pile.querySelectorAll(':scope > li img')];
-    (pile.closest('.rules-place--spread') ? cards : cards.slice(-1)).forEach((i) => shown.add(i));
-  }
   for (const img of shown) {
     const v = cover(img);
     if (v) problems.push(`the card ${say(img.parentElement)} is ${v}`);
     const c = clipper(img);
     if (c) problems.push(`the card ${say(img.parentElement)} is cut off by ${say(c)}`);
     const r = img.getBoundingClientRect();
-    const a = img.closest('.rules-area, .game-watch > * section, .game-watch > *')
+    const a = img.closest('.game-watch > * section, .game-watch > *')
       .getBoundingClientRect();
     if (r.bottom > a.bottom + T || r.right > a.right + T || r.left < a.left - T
         || r.top < a.top - T) problems.push(`the card ${say(img.parentElement)} leaves its area`);
@@ -358,28 +348,18 @@ STEP_LAYOUT = """() => {
   const table = document.getElementById('rules-table');
   // a seat's cards, or their empty places (the same size), on a game's own table
   const seatCards = '.seat :is(img.card-img:not(.pile__ghost), .pile__empty)';
-  const imgs = [...table.querySelectorAll(own ? seatCards : '.card-img')];
-  // the smallest card of the plain table (one size for all); a game's own table may draw a
-  // pile smaller than a hand (Snitch'ems' captured cards): its biggest, its seats' cards
-  const least = own ? Math.max : Math.min;
-  const cardH = least(...imgs.map((i) => i.getBoundingClientRect().height));
-  const cardW = least(...imgs.map((i) => i.getBoundingClientRect().width));
+  const imgs = [...table.querySelectorAll(seatCards)];
+  // the table may draw a pile smaller than a hand (Snitch'ems' captured cards): its biggest,
+  // its seats' cards
+  const cardH = Math.max(...imgs.map((i) => i.getBoundingClientRect().height));
+  const cardW = Math.max(...imgs.map((i) => i.getBoundingClientRect().width));
   let fill = 0;
-  for (const pile of table.querySelectorAll('.rules-pile')) {
-    const img = pile.querySelector('img');
-    if (img) fill = Math.max(fill,
-      img.getBoundingClientRect().height / pile.getBoundingClientRect().height);
-  }
-  for (const img of own ? imgs : []) {  // a seat's card (or its place), of its row's height
+  for (const img of imgs) {  // a seat's card (or its place), of its row's height
     const row = img.closest('.game-watch > *');
     fill = Math.max(fill, img.getBoundingClientRect().height / row.getBoundingClientRect().height);
   }
-  [...table.querySelectorAll('.rules-area')].forEach((area, i) => {
-    const slots = Number(table.dataset[i ? 'seatSlots' : 'middleSlots']);
-    fill = Math.max(fill, cardW * slots / area.getBoundingClientRect().width);
-  });
   const inner = table.clientHeight - 2 * parseFloat(getComputedStyle(table).paddingTop);
-  const grid = table.querySelector('.rules-grid, .rules-room > div').getBoundingClientRect();
+  const grid = table.querySelector('.rules-room > div').getBoundingClientRect();
   if (grid.height < inner - 2)
     problems.push(`the table's areas leave ${Math.round(inner - grid.height)}px of it empty`);
   const t = table.getBoundingClientRect();

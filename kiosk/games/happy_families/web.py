@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from types import MappingProxyType
 from typing import Any
 
 from kiosk.catalogue.scenarios import Run, Step, seat_name
@@ -22,7 +21,8 @@ from kiosk.games.happy_families import engine as hf
 from kiosk.games.happy_families.engine import words as hfw
 from kiosk.web import tokens
 from kiosk.web.cards import back_src, dom_id
-from kiosk.web.play.games import HUMAN, Game, NotOnTheList, PlaceStyle, TurnGame, card_view
+from kiosk.web.play.games import HUMAN, Game, NotOnTheList, TurnGame, card_view
+from kiosk.web.play.games import packs as pile_names
 
 DEFAULT_LEVEL = "forgetful"
 DEFAULT_BOTS = 2
@@ -239,25 +239,6 @@ class HappyFamilies(TurnGame):
         return self.pace if state.players <= 3 else self.pace_of_four
 
     thinks_aloud = "remembering"
-    your_turn_words = "It is your turn: choose a player to ask."
-    middle_places = MappingProxyType(
-        {
-            "box": PlaceStyle("The pack", face_up=False),
-            "stock": PlaceStyle("The pack", face_up=False),
-        }
-    )
-    seat_places = MappingProxyType(
-        {
-            "hand": PlaceStyle("Hand", spread=True),
-            "tricks": PlaceStyle("Tricks", face_up=False),  # "lay down in front of him, face down"
-        }
-    )
-
-    def place_note(self, kind: str, cards: list[Card]) -> str:
-        """A player's tricks: the families they hold, in the order they were laid down."""
-        if kind != "tricks":
-            return ""
-        return ", ".join(f for f in dict.fromkeys(c.family or "" for c in cards) if f)
 
     def step_table(self, run: Run, step: Step, set_record: SetRecord) -> dict[str, Any]:
         """A rule step's table as play draws it (``_happy-families.html`` watching): every
@@ -302,7 +283,7 @@ class HappyFamilies(TurnGame):
             if mine:
                 lacking = [card_view(c) for c in members if c.id not in held]
                 groups.append({"family": family, "cards": mine, "lacking": lacking})
-        packs = self.packs(places, "box", "stock")
+        packs = pile_names(places, {"box": "The pack", "stock": "The pack"})
         return {
             "seats": seats,
             "you": seats[HUMAN],
@@ -362,6 +343,8 @@ class HappyFamilies(TurnGame):
         return {"type": kind, "player": player, "target": target, key: what}
 
     def wait_words(self, game: Game) -> str:
+        if game.state.turn == HUMAN:
+            return "It is your turn: choose a player to ask."
         return f"Wait for your turn: it is {hf.names(game.state)[game.state.turn]}'s turn to ask."
 
     def visitor_move(self, game: Game, kind: str, rest: str) -> str | None:
@@ -388,9 +371,6 @@ class HappyFamilies(TurnGame):
                 game.chosen = target
             return explain(error, s, target)
         return None
-
-    def settings(self, game: Game) -> tuple[str, str, int]:
-        return variant_of(game), game.level, game.state.players - 1
 
     def table(
         self, game: Game, set_record: SetRecord, setup: Mapping[str, Any], note: str | None

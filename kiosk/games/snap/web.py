@@ -10,21 +10,29 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from types import MappingProxyType, SimpleNamespace
+from types import SimpleNamespace
 from typing import Any
 
 from flask import current_app
 
-from kiosk.catalogue.decks import card_name
-from kiosk.catalogue.scenarios import Run, Step, seat_name
+from kiosk.catalogue.scenarios import Run, Step
 from kiosk.catalogue.schema import SetRecord
 from kiosk.games.cards import Card
 from kiosk.games.core import GameError, Hearer
 from kiosk.games.snap import engine as snap
+from kiosk.games.snap.story import (
+    VISITORS,
+    CardLooks,
+    centre_pile,
+    headline,
+    pile_size,
+    plural,
+    step_table,
+    story,
+    with_top,
+)
 from kiosk.web import tokens
-from kiosk.web.cardfaces import quoted
-from kiosk.web.cards import Face, back_src, card_face, dom_id, find_face
-from kiosk.web.play.games import HUMAN, Game, NotOnTheList, PlaceStyle, PlayGame
+from kiosk.web.play.games import HUMAN, Game, NotOnTheList, PlayGame
 
 DEFAULT_LEVEL = "easy"
 DEFAULT_BOTS = 1
@@ -55,7 +63,6 @@ ACTS = ("turn", "snap", "pool", "next", "auto-on", "auto-off")
 # at one screen (each with their own Snap! at their own edge), or one visitor at their own pace
 COMPUTER, TOGETHER, OWN_PACE = "computer", "together", "own-pace"
 MODES = (COMPUTER, TOGETHER, OWN_PACE)
-VISITORS = (0, 1)  # the two visitors' seats when two play together
 # Each visitor's name, colour and keys: told apart by colour and by the edge they stand at
 VISITOR_NAMES = ("Blue", "Orange")
 VISITOR_KEYS = (("A", "S"), ("L", "K"))  # (Snap!, Snap Pool!) for each visitor
@@ -190,20 +197,6 @@ def names(options: snap.SnapOptions) -> list[str]:
     return out
 
 
-def card_alt(card: dict[str, Any] | None, set_record: SetRecord) -> str:
-    """A card named by its picture or rank (and family, where Snap matches by family)."""
-    if card is None:
-        return ""
-    if set_record.deck == "standard-52":
-        return card["name"]
-    face = find_face(set_record, (card.get("face") or "").rpartition("/")[2])
-    # a printed name is historic text, quoted; a card the record does not name is said plainly
-    name = card_name(face) if face is not None and not face.recorded else quoted(card["name"])
-    if set_record.match == "family" and card.get("match"):
-        return f"{name}, {card['match']} family"
-    return name
-
-
 def hearer(game: Game, looks: CardLooks, who: list[str] | None = None) -> Hearer:
     """The visitor at the table: "you", the computer seats by name (``who``, when the caller
     has them already), cards by the set's names (as the table's pictures name them)."""
@@ -213,185 +206,6 @@ def hearer(game: Game, looks: CardLooks, who: list[str] | None = None) -> Hearer
         None if mode(game.state.options) == TOGETHER else HUMAN,
         lambda cid: looks.look(snap.card_json(cards[cid])).alt,  # type: ignore[union-attr]
     )
-
-
-def headline(words: list[str], outcomes: list[str]) -> str | None:
-    """The sentence to show big: the last outcome (or note), else the last card turned."""
-    return (outcomes or words or [None])[-1]
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
-
-
-class Story:
-    """What the table shows of the last action, at the cards: a mark on each seat it touched
-    (its kind and a few words), the matched cards to draw at the winner's seat, the region's
-    ``data-outcome`` and the sounds to play (docs/play.md, "The table tells the story")."""
-
-    # the outcome a table is known by, when several things happened: the visitor's first
-    PRIORITY = ("won", "slow", "lost", "wrong", "late", "pool", "tie", "forfeit", "missed")
-
-    def __init__(self) -> None:
-        self.marks: dict[int, SimpleNamespace] = {}
-        self.kinds: list[str] = []
-        self.sounds: list[str] = []
-        self.pool_new = False
-
-    def mark(self, seat: int, kind: str, words: str, cards: list[str] | None = None) -> None:
-        """Mark a seat (the first mark of a seat stands: it is the one its words are about)."""
-        if seat not in self.marks:
-            self.marks[seat] = SimpleNamespace(kind=kind, words=words, cards=cards or [])
-
-    def sound(self, name: str) -> None:
-        if name not in self.sounds:
-            self.sounds.append(name)
-
-    @property
-    def outcome(self) -> str | None:
-        """The region's ``data-outcome``: the most telling kind of what happened."""
-        found = [k for k in self.PRIORITY if k in self.kinds]
-        return found[0] if found else None
-
-
-def pile_size(n: int) -> int:
-    """How thick a pile of ``n`` cards is drawn on the result screen (0-5)."""
-    return next(i for i, top in enumerate((0, 3, 8, 16, 28)) if n <= top) if n <= 28 else 5
-
-
-def story(
-    events: list[Any],
-    me: int | None,
-    over: bool,
-    winners: list[int],
-    names: list[str] | None = None,
-) -> Story:
-    """The last action's events told at the table, for the visitor at seat ``me``; with
-    ``me`` None, for two visitors together (seats ``VISITORS``), whose badges carry their
-    ``names`` (each is told at their own edge of the screen)."""
-    out = Story()
-    mine = set(VISITORS) if me is None else {me}
-    callers = {e.data.get("player") for e in events if e.type == "call"} & mine
-    called = bool(callers)
-
-    def tag(seat: int, words: str) -> str:
-        return f"{names[seat]}: {words}" if me is None and names else words
-
-    for e in events:
-        t, d = e.type, e.data
-        p = d.get("player")
-        if t == "turn":
-            out.sound("card")
-        elif t == "call" and p not in mine:
-            out.sound("call")
-        elif t in ("snap", "pool-won"):
-            won = d["won"]
-            cards = d["tops"] if t == "snap" else [d["pool_top"]]
-            call = "Snap!" if t == "snap" else "Snap Pool!"
-            yours = p in mine and me is not None
-            out.mark(
-                p, "won", tag(p, f"{call} You win {won}!" if yours else f"{call} +{won}"), cards
-            )
-            for q in sorted(callers - {p}):  # a visitor who called, beaten to it
-                out.mark(q, "slow", tag(q, "Too slow!"))
-            if p in mine:
-                out.kinds.append("won")
-                out.sound("win")
-            else:
-                out.kinds.append("slow" if called else "lost")
-                out.sound("late" if called else "lose")
-        elif t == "pool-formed":
-            for q in d["players"]:
-                out.mark(q, "together", tag(q, "Together!"))
-            out.pool_new = True
-            out.kinds.append("pool")
-            out.sound("card")
-        elif t == "tie":
-            out.kinds.append("tie")
-        elif t in ("penalty", "mistaken-call"):
-            paid = d.get("paid", 0)
-            words = "No match!" + (f" −{_plural(paid, 'card')}" if paid else "")
-            out.mark(p, "wrong", tag(p, words) if p in mine else words)
-            out.kinds.append("wrong")
-            if p in mine:
-                out.sound("wrong")
-        elif t == "late-call" and p in mine and d.get("why") != "already called":
-            out.mark(p, "late", tag(p, "Too late"))
-            out.kinds.append("late")
-            out.sound("late")
-        elif t == "forfeit":
-            payer = d["payer"]
-            out.mark(payer, "paid", f"−{_plural(d['paid'], 'counter')}")
-            out.kinds.append("forfeit")
-            out.sound("win" if p in mine else "lose" if payer in mine else "card")
-        elif t == "unclaimed":
-            out.kinds.append("missed")
-    if over:
-        out.sound("end-win" if mine & set(winners) else "end-lose")
-    return out
-
-
-class CardLooks:
-    """How a set's cards show on the table (picture URL, name), each worked out once: one per
-    set, content version and mount point (kept with the setup context)."""
-
-    def __init__(self, set_record: SetRecord) -> None:
-        self.set_record = set_record
-        self._faces: dict[str, Face] = {}
-        self._looks: dict[str, SimpleNamespace] = {}
-
-    def face(self, face: str) -> Face:
-        """A card's picture (an engine card's ``face`` key): its photograph or its drawing."""
-        found = self._faces.get(face)
-        if found is None:
-            found = self._faces[face] = card_face(face)
-        return found
-
-    def src(self, face: str) -> str:
-        """The URL of a card picture (an engine card's ``face`` key)."""
-        return self.face(face).src
-
-    def look(self, card: dict[str, Any] | None) -> SimpleNamespace | None:
-        """A card of the engine's view as the table shows it: ``id``, ``src``, ``alt`` (its
-        name, photographed or drawn: what a visitor needs to play) and ``css``."""
-        if card is None:
-            return None
-        found = self._looks.get(card["id"])
-        if found is None:
-            face = self.face(card["face"])
-            found = SimpleNamespace(
-                id=card["id"],
-                src=face.src,
-                alt=card_alt(card, self.set_record),
-                css=face.css,
-            )
-            self._looks[card["id"]] = found
-        return found
-
-
-def _shown(card: SimpleNamespace | None, **more: Any) -> SimpleNamespace:
-    """A pile's top card with its name and picture at hand for the template."""
-    return SimpleNamespace(
-        **more, top=card, top_alt=card.alt if card else "", top_src=card.src if card else None
-    )
-
-
-def _centre(
-    top: SimpleNamespace | None, below: SimpleNamespace | None, count: int
-) -> SimpleNamespace:
-    """Easy Snap's centre pile: its top card, the card under it, and how many."""
-    return _shown(
-        top,
-        count=count,
-        below=below,
-        below_alt=below.alt if below else "",
-        below_src=below.src if below else None,
-    )
-
-
-def _named(card: SimpleNamespace | None, place: str, up: bool) -> dict[str, Any]:
-    """A card of a step-through's table named for rules.js: its id, its place, face up or not."""
-    return {"card": dom_id(card.id), "place": place, "up": int(up)} if card else {}
 
 
 def can_turn_now(s: snap.SnapState, seat: int = HUMAN) -> bool:
@@ -446,114 +260,10 @@ class Snap(PlayGame):
     engine = snap
     field = "act"
     buttons = ACTS
-    stepped = False  # a late call is the engine's to judge ("too late"), not a stale tap
-    says_the_deal = False
-    own_script = True
-    needs_level = False
-    script_paced = True  # snap.js starts the pace when the new card has been painted
-    middle_places = MappingProxyType(
-        {
-            "stock": PlaceStyle("The pack", face_up=False),
-            "aside": PlaceStyle("Set aside", face_up=False),
-            "centre": PlaceStyle("The pile in the middle", always=True),
-            "pool": PlaceStyle("The pool", always=True),
-        }
-    )
-    _no_pool = MappingProxyType({**middle_places, "pool": PlaceStyle("The pool")})
-    # each player's cards are a face-down pile, turned one by one onto their face-up pile
-    seat_places = MappingProxyType(
-        {"down": PlaceStyle("Face-down pile", face_up=False), "up": PlaceStyle("Face-up pile")}
-    )
-
-    def table_notes(self, public: Mapping[str, Any]) -> list[str]:
-        """The forfeits game's kitty of counters."""
-        kitty = public.get("kitty")
-        return [] if kitty is None else [f"Counters paid: {kitty}"]
-
-    def middle_layout(self, options: Mapping[str, Any]) -> Mapping[str, PlaceStyle]:
-        """The pool, empty or not, where the rules have one (as the table shows it in play)."""
-        return self.middle_places if snap.options_from_json(options).has_pool else self._no_pool
-
-    def seat_notes(self, public: Mapping[str, Any], seat: int) -> list[str]:
-        """A player's counters (the forfeits game), and whether they are out."""
-        counters, out = public.get("counters"), public.get("out")
-        notes = [f"Counters: {counters[seat]}"] if isinstance(counters, list) else []
-        return notes + (["Out of the game"] if isinstance(out, list) and out[seat] else [])
+    own_script = True  # snap.js starts the pace when the new card has been painted
 
     def step_table(self, run: Run, step: Step, set_record: SetRecord) -> dict[str, Any]:
-        """A rule step's table as play draws it (``_snap.html`` watching): each seat's piles,
-        the centre and the pool, from the step's places; Player 1 sits where the visitor does."""
-        o = snap.options_from_json(run.options)
-        looks = CardLooks(set_record)
-        places, public = step.places, step.public
-
-        def top_of(place: str) -> SimpleNamespace | None:
-            ids = places.get(place) or ()
-            return looks.look(snap.card_json(run.cards[ids[-1]])) if ids else None
-
-        def below_top(place: str) -> SimpleNamespace | None:
-            ids = places.get(place) or ()
-            return looks.look(snap.card_json(run.cards[ids[-2]])) if len(ids) > 1 else None
-
-        counters, out = public.get("counters"), public.get("out") or ()
-        seats = []
-        for p in range(run.players):
-            top = top_of(f"up:{p}")
-            down = places.get(f"down:{p}") or ()
-            seats.append(
-                SimpleNamespace(
-                    **vars(_shown(top)),
-                    seat=p,
-                    name=seat_name(p),
-                    visitor=p == HUMAN,
-                    you=p == HUMAN,
-                    colour=None,
-                    current=public.get("current") == p and not public.get("over"),
-                    out=bool(out[p]) if p < len(out) else False,
-                    mark=None,
-                    down=len(down),
-                    up=len(places.get(f"up:{p}") or ()),
-                    counters=counters[p] if isinstance(counters, list) else None,
-                    down_data=_named(top_of(f"down:{p}"), f"down:{p}", up=False),
-                    top_data=_named(top, f"up:{p}", up=True),
-                )
-            )
-        centre = None
-        if o.layout == "central":
-            centre = _centre(top_of("centre"), below_top("centre"), len(places.get("centre", ())))
-            centre.top_data = _named(centre.top, "centre", up=True)
-            centre.below_data = _named(centre.below, "centre", up=True)
-        pool = _shown(top_of("pool"), count=len(places.get("pool", ())))
-        pool.top_data = _named(pool.top, "pool", up=True)
-        ghosts: dict[int, list[dict[str, Any]]] = {}  # cards gone under a pile in this step
-        drawn = {c.id for c in (pool.top, *(seat.top for seat in seats)) if c}
-        for event in step.events:
-            for move in event.get("moves", ()):
-                kind, _, seat = move["to"].partition(":")
-                if kind == "down" and move["from"] != move["to"]:
-                    ghosts.setdefault(int(seat), []).extend(
-                        {"card": dom_id(c), "place": move["to"], "up": 0}
-                        for c in move["cards"]
-                        if c != (places[move["to"]] or [None])[-1] and c not in drawn
-                    )
-        packs = self.packs(places, "stock", "aside")  # before the deal, and set aside
-        return {
-            "packs": packs,
-            "seats": seats,
-            "centre": centre,
-            "pool": pool,
-            "view": SimpleNamespace(kitty=public.get("kitty")),
-            "central": o.layout == "central",
-            "show_pool": o.has_pool,
-            "forfeits": o.forfeits,
-            "speed": o.speed,
-            "together": False,
-            "own_pace": False,
-            "over": False,
-            "pool_new": False,
-            "ghosts": ghosts,
-            "back": back_src(set_record),
-        }
+        return step_table(run, step, set_record)
 
     def plays(self, set_record: SetRecord) -> bool:
         """Every set with cards plays Snap (a record whose cards are not recorded has none)."""
@@ -605,15 +315,8 @@ class Snap(PlayGame):
         return encode_action(action)
 
     def decode_action(self, item: Any) -> dict[str, Any]:
-        return decode_action(item)
-
-    def decode_actions(self, items: tuple[Any, ...]) -> list[dict[str, Any]]:
-        return decode_actions(items)
-
-    def button(self, form: Mapping[str, str]) -> str:
-        """Snap's buttons are words (``act=turn``); a visitor's own carries their seat
-        (``act=snap:1``)."""
-        return form.get("act", "").partition(":")[0]
+        """A token's item (a turn, by far the most common, without a new dict)."""
+        return (_TURN_CODES.get(item) if type(item) is str else None) or decode_action(item)
 
     def play(self, game: Game, action: dict[str, Any]) -> None:
         """Apply one engine action; record it unless it changed nothing (a late call)."""
@@ -735,10 +438,6 @@ class Snap(PlayGame):
             pace += OUTCOME_HOLD_MS if not override else 0
         return pace
 
-    def settings(self, game: Game) -> tuple[str, str, int]:
-        o = game.state.options
-        return o.variant, o.level, o.players - len(o.humans)
-
     def table(
         self, game: Game, set_record: SetRecord, setup: Mapping[str, Any], note: str | None
     ) -> dict[str, Any]:
@@ -770,7 +469,7 @@ class Snap(PlayGame):
             may = {a["type"] for a in snap.legal_actions(s, p)} if visitor else set()
             seats.append(
                 SimpleNamespace(
-                    **{**info, **vars(_shown(top)), "current": current == p},
+                    **{**info, **vars(with_top(top)), "current": current == p},
                     name=who[p],
                     visitor=visitor,
                     colour=VISITOR_NAMES[p].lower() if together and visitor else None,
@@ -797,11 +496,11 @@ class Snap(PlayGame):
         turned_centre = f"flip-{turns[-1]}" if turns and o.layout == "central" else None
         centre = v["centre"]
         if centre:
-            centre = _centre(look(centre["top"]), look(centre["below"]), centre["count"])
+            centre = centre_pile(look(centre["top"]), look(centre["below"]), centre["count"])
             centre.top_data = {"vt": f"card-{centre.top.id}" if centre.top else None}
             centre.top_data["vt-turned"] = turned_centre
             centre.below_data = {"vt": f"card-{centre.below.id}" if centre.below else None}
-        pool = _shown(look(v["pool"]["top"]), count=v["pool"]["count"])
+        pool = with_top(look(v["pool"]["top"]), count=v["pool"]["count"])
         pool.top_data = {"vt": f"card-{pool.top.id}" if pool.top else None}
         shown = {c.id for c in (pool.top, *(seat.top for seat in seats)) if c} | matched
         if centre:
@@ -829,7 +528,7 @@ class Snap(PlayGame):
         soon = turns_left is not None and not s.over and turns_left <= COUNTDOWN_FROM
         if soon and any(e.type == "turn" for e in game.events):
             # said as it counts down, so the end is never a surprise
-            left = _plural(turns_left, "turn")
+            left = plural(turns_left, "turn")
             words.insert(0, f"{left} left: then whoever holds the most cards wins.")
         prompt = match_words(s) if who_plays == OWN_PACE else None
         if prompt:

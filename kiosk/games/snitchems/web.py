@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from types import MappingProxyType
 from typing import Any
 
 from kiosk.catalogue.scenarios import Run, Step, seat_name
@@ -22,7 +21,8 @@ from kiosk.games.snitchems import engine as sn
 from kiosk.games.snitchems.engine import words as snw
 from kiosk.web import tokens
 from kiosk.web.cards import back_src, dom_id
-from kiosk.web.play.games import HUMAN, Game, NotOnTheList, PlaceStyle, TurnGame, card_view
+from kiosk.web.play.games import HUMAN, Game, NotOnTheList, TurnGame, card_view
+from kiosk.web.play.games import packs as pile_names
 
 COMPUTER = 1
 DEFAULT_LEVEL = "beginner"
@@ -169,30 +169,11 @@ class Snitchems(TurnGame):
     engine = sn
     description = "Play {game}, a fishing game of 1797, against the computer."
     buttons = ("next", "pick", "unpick", "lay", "take")
-    pace = 1800  # time to read the computer's move before it plays again
     thinks_aloud = "careful"
-    your_turn_words = "It is your turn."
-    middle_places = MappingProxyType(
-        {
-            "box": PlaceStyle("The pack", face_up=False),
-            "stock": PlaceStyle("The pack", face_up=False),
-            "table": PlaceStyle("The table", spread=True, always=True),
-        }
-    )
-    seat_places = MappingProxyType(
-        {
-            "hand": PlaceStyle("Hand", spread=True),
-            "captured": PlaceStyle("Captured", face_up=False),  # "place them face-down in a pile"
-        }
-    )
 
-    def rules_slug(self, variant: str) -> str:
-        """The one game's example begins with the deal."""
-        return "dealing"
-
-    def table_notes(self, public: Mapping[str, Any]) -> list[str]:
-        """Which of the eight deals this is."""
-        return [f"Deal {public['deal']} of {public['deals']}"] if public.get("deal") else []
+    def pace_for(self, state: sn.State) -> int:
+        """Time to read the computer's move before it plays again."""
+        return 1800
 
     def step_table(self, run: Run, step: Step, set_record: SetRecord) -> dict[str, Any]:
         """A rule step's table as play draws it (``_snitchems.html`` watching): both hands face
@@ -206,7 +187,7 @@ class Snitchems(TurnGame):
             ]
 
         captured = [shown("captured:0"), shown("captured:1")]
-        packs = self.packs(places, "box", "stock")
+        packs = pile_names(places, {"box": "The pack", "stock": "The pack"})
         over = bool(public.get("over"))
         return {
             "computer": seat_name(COMPUTER),
@@ -265,6 +246,8 @@ class Snitchems(TurnGame):
             raise tokens.BadToken("malformed", "an action in the record is not readable") from None
 
     def wait_words(self, game: Game) -> str:
+        if game.state.turn == HUMAN:
+            return "It is your turn."
         return f"Wait for your turn: {computer_name(game.level)} is playing."
 
     def visitor_move(self, game: Game, kind: str, rest: str) -> str | None:
@@ -287,9 +270,6 @@ class Snitchems(TurnGame):
             game.chosen = card
             return str(error)
         return None
-
-    def settings(self, game: Game) -> tuple[str, str, int]:
-        return "classic", game.level, 1
 
     def table(
         self, game: Game, set_record: SetRecord, setup: Mapping[str, Any], note: str | None

@@ -36,8 +36,7 @@
 
   function moved(a, b) {
     if (a.getAttribute("data-place") !== b.getAttribute("data-place")) return true;
-    if (a.getAttribute("data-up") !== b.getAttribute("data-up")) return true;
-    return !!b.closest(".rules-place--spread") && a.getAttribute("data-i") !== b.getAttribute("data-i");
+    return a.getAttribute("data-up") !== b.getAttribute("data-up");
   }
 
   function mark(root, on) {

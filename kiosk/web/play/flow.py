@@ -137,7 +137,7 @@ def _setup_context(game: PlayGame, set_record: SetRecord) -> dict[str, Any]:
         "act_url": url_for("play.act_post", **urls),
         "resume_url": url_for("play.resume", **urls),
         "rules_urls": {
-            name: url_for("rules.first", game=game.slug, slug=game.rules_slug(name))
+            name: url_for("rules.first", game=game.slug, slug=example(game.slug, name))
             for name in game.engine.VARIANTS
         },
         "back": back_src(set_record),
@@ -191,7 +191,7 @@ def rebuild(game: PlayGame, record: tokens.PlayRecord, set_record: SetRecord) ->
     deck, fingerprint = deck_and_print(game, set_record)
     if fingerprint != record.deck:
         raise tokens.BadToken("cards-changed")
-    if game.needs_level and record.settings.get("level") not in game.engine.LEVELS:
+    if not game.own_script and record.settings.get("level") not in game.engine.LEVELS:
         raise tokens.BadToken("malformed", "no computer level")
     engine = game.engine
     try:
@@ -203,11 +203,12 @@ def rebuild(game: PlayGame, record: tokens.PlayRecord, set_record: SetRecord) ->
         )
         if kept is not None:
             done, state = len(kept[0]), kept[1]
-            for action in game.decode_actions(record.actions[done:]):
+            for action in map(game.decode_action, record.actions[done:]):
                 state, _ = engine.apply(state, action)
         else:
             seed = tokens.seed_for(record.nonce)
-            state = engine.replay(deck, options, seed, game.decode_actions(record.actions))
+            actions = [game.decode_action(item) for item in record.actions]
+            state = engine.replay(deck, options, seed, actions)
     except (GameError, TypeError, KeyError, ValueError) as exc:
         raise tokens.BadToken("malformed", str(exc)) from None
     return Game(record, state)
@@ -224,9 +225,28 @@ def keep(game: PlayGame, played: Game) -> None:
 # ----------------------------------------------------------------- counting
 
 
+def settings(game: PlayGame, played: Game) -> tuple[str, str, int]:
+    """The game's variant (its options', else its record's, else the engine's first), computer
+    level and number of computer players (one visitor, unless the options name the people)."""
+    o = played.state.options
+    variant = getattr(o, "variant", None) or played.record.settings.get("variant")
+    variant = variant or next(iter(game.engine.VARIANTS))
+    return variant, o.level, o.players - len(getattr(o, "humans", (HUMAN,)))
+
+
+def example(slug: str, variant: str) -> str:
+    """The rule example a table links to for ``variant``: the one named after it, else the
+    game's first example of that variant (``/rules/<game>/<example>``)."""
+    scenarios = content.current().scenarios
+    if f"{slug}/{variant}" in scenarios:
+        return variant
+    found = (e.record for e in scenarios.values() if e.record.game == slug)
+    return next((r.slug for r in found if r.variant == variant), variant)  # type: ignore[union-attr]
+
+
 def count(game: PlayGame, played: Game, set_record: SetRecord, event: str) -> None:
     """Count a game started or finished (with its outcome and length) for the curators."""
-    variant, level, bots = game.settings(played)
+    variant, level, bots = settings(game, played)
     outcome, length = "", None
     if event == "finished":
         winners = game.engine.result(played.state)["winners"]
@@ -265,7 +285,7 @@ def render_game(
     whether the game has ended, when the caller has asked the engine already."""
     ctx = setup_context(game, set_record)
     ctx.update(game.table(played, set_record, ctx, note))
-    variant, level, bots = game.settings(played)
+    variant, level, bots = settings(game, played)
     ctx.update(
         token=tokens.dump(played.record),
         step=len(played.record.actions),
@@ -324,7 +344,7 @@ def start(slug: str, game: str) -> Any:
         return render_setup(plugin, set_record, refused.words)
     except GameError as exc:
         return render_setup(plugin, set_record, f"This set cannot be played: {exc}.")
-    played = Game(record, state, list(events) if plugin.says_the_deal else [])
+    played = Game(record, state, [] if plugin.own_script else list(events))
     page = render_game(plugin, played, set_record)
     count(plugin, played, set_record, "started")
     keep(plugin, played)
@@ -379,9 +399,9 @@ def act_post(slug: str, game: str) -> tuple[str, int]:
         return bad_token(plugin, set_record, error)
     was_over = plugin.engine.is_over(played.state)
     over = was_over
-    if plugin.button(form) not in plugin.buttons:
+    if form.get(plugin.field, "").partition(":")[0] not in plugin.buttons:
         page = render_game(plugin, played, set_record, NOT_A_BUTTON, 400, over)
-    elif plugin.stepped and form.get("step") != str(len(played.record.actions)):
+    elif not plugin.own_script and form.get("step") != str(len(played.record.actions)):
         page = render_game(plugin, played, set_record, STALE, over=over)
     else:
         before = Game(played.record, played.state)  # states are never changed, only replaced

@@ -17,7 +17,7 @@ import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import MappingProxyType, ModuleType
+from types import ModuleType
 from typing import Any
 
 from flask import current_app
@@ -66,83 +66,72 @@ class Game:
         return str(self.record.settings.get("level", ""))
 
 
-@dataclass(frozen=True)
-class PlaceStyle:
-    """How a rule step-through shows one kind of the engine's places (its name before
-    ``:seat``): what it is called, whether its cards lie face up, whether they are spread."""
-
-    label: str
-    face_up: bool = True
-    spread: bool = False  # cards side by side (a hand, the table) rather than stacked
-    always: bool = False  # a place in the middle shown even when it is empty
-
-
 class PlayGame:
-    """One game's part of the play flow; a subclass says what is that game's own."""
+    """One game's part of the play flow: a subclass says what is that game's own, in three small
+    parts (the setup form, the actions and modes, the view model); what follows them is given."""
 
-    engine: ModuleType
+    engine: ModuleType  # the game's engine (kiosk.games.<game>): its name is the game's slug
+
+    # ------------------------------------------------------------- the setup form
     # the pages' meta description: ``{game}`` is the game's title, ``{set}`` the set's
     description: str = "Play {game} against the computer with the cards of {set}."
-    field: str = "move"  # the form field the table's buttons set
+
+    def plays(self, set_record: SetRecord) -> bool:
+        """Whether the set is played with this game (else its pages are 404)."""
+        return self.slug in set_record.games
+
+    def choices(self, set_record: SetRecord, deck: list[Card]) -> dict[str, Any]:
+        """The setup page's choices and their defaults (and anything else it says)."""
+        raise NotImplementedError
+
+    def start(self, set_record: SetRecord, form: Mapping[str, str]) -> tuple[Any, dict[str, Any]]:
+        """The options and the record's settings a setup form asks for (raises NotOnTheList)."""
+        raise NotImplementedError
+
+    # ------------------------------------------------------------- actions and modes
+    field: str = "move"  # the form field the table's buttons set (``kind:rest``)
     buttons: tuple[str, ...] = ()  # the kinds of button the table has
-    stepped: bool = True  # each tap carries the step it was aimed at (a stale one does nothing)
-    says_the_deal: bool = True  # the first table says the deal's events
-    own_script: bool = False  # static/js/<slug>.js runs on its table, after play.js
-    needs_level: bool = True  # the record's settings name the computer players' level
-    script_paced: bool = False  # its own script, not play.js, says when a table is shown
+    # A race that its own script (static/js/<slug>.js, after play.js) drives: the script says
+    # when a table is shown; a tap carries no step (a late one is the engine's to judge); the
+    # first table does not tell the deal; the computer players' level is in the options.
+    own_script: bool = False
 
-    # How a rule step-through lays the engine's places out: the middle's kinds in the order
-    # shown, then each seat's. A kind not named here is shown under its own name, face up,
-    # stacked, after the named ones.
-    middle_places: Mapping[str, PlaceStyle] = MappingProxyType({})
-    seat_places: Mapping[str, PlaceStyle] = MappingProxyType({})
+    def encode_action(self, action: dict[str, Any]) -> Any:
+        """An engine action as the token writes it (short, JSON-ready)."""
+        raise NotImplementedError
 
-    def rules_slug(self, variant: str) -> str:
-        """The rule example a table links to for ``variant`` (``/rules/<game>/<slug>``)."""
-        return variant
+    def decode_action(self, item: Any) -> dict[str, Any]:
+        """The engine action for a token's item (raises BadToken("malformed"))."""
+        raise NotImplementedError
+
+    def act(self, game: Game, form: Mapping[str, str]) -> str | None:
+        """Do what the visitor's button asks; a note to show, if any (GameError: refused)."""
+        raise NotImplementedError
+
+    # ------------------------------------------------------------- the view model
+    def table(
+        self, game: Game, set_record: SetRecord, setup: Mapping[str, Any], note: str | None
+    ) -> dict[str, Any]:
+        """Everything the table shows, from the visitor's view (``setup``: the setup context),
+        with ``note`` (what the flow or the button has to say) among its words."""
+        raise NotImplementedError
+
+    def step_table(self, run: Run, step: Step, set_record: SetRecord) -> dict[str, Any]:
+        """A rule step's table as the game's own table template draws it in play (its
+        ``_<slug>.html`` with ``watch``): the context for that template, from the step's places
+        and public state (the rule steps, the attract loop and the printed strip draw it)."""
+        raise NotImplementedError
+
+    def pace_ms(self, game: Game) -> int | None:
+        """How long the page waits before it posts "Next" (None: it waits for the visitor)."""
+        raise NotImplementedError
+
+    # ------------------------------------------------------------- given
 
     def rules_url(self, setup: Mapping[str, Any], variant: str) -> str:
         """Where the table's "See how it works" goes, inside an embed too (made once per
         setup context: ``url_for`` is among the dearest calls of a request)."""
         return setup["rules_urls"][variant]
-
-    def table_notes(self, public: Mapping[str, Any]) -> list[str]:
-        """What a rule step-through says beside the middle of the table (the game's public
-        counters, e.g. the deal), from the engine's ``public_state``."""
-        return []
-
-    def middle_layout(self, options: Mapping[str, Any]) -> Mapping[str, PlaceStyle]:
-        """The middle's places for a game played with ``options`` (the engine's JSON of them):
-        ``middle_places``, unless the rules in play change which are there."""
-        return self.middle_places
-
-    def step_table(self, run: Run, step: Step, set_record: SetRecord) -> dict[str, Any] | None:
-        """A rule step's table as the game's own table template draws it in play (its
-        ``_<slug>.html`` with ``watch``): the context for that template, or None where the game
-        leaves its step-throughs to the kiosk's plain table of places (``rules/_table.html``)."""
-        return None
-
-    def packs(self, places: Mapping[str, list[str]], *kinds: str) -> list[dict[str, Any]]:
-        """A step's face-down piles in the middle (the pack before the deal, cards set aside):
-        each one's kind, its name (``middle_places``), how many, its top card named for rules.js."""
-        return [
-            {
-                "kind": kind,
-                "label": self.middle_places[kind].label,
-                "count": len(ids),
-                "data": {"card": dom_id(ids[-1]), "place": kind, "up": 0},
-            }
-            for kind in kinds
-            if (ids := places.get(kind))
-        ]
-
-    def seat_notes(self, public: Mapping[str, Any], seat: int) -> list[str]:
-        """What a rule step-through says beside a player's side of the table (the dealer)."""
-        return ["Dealer"] if public.get("dealer") == seat else []
-
-    def place_note(self, kind: str, cards: list[Card]) -> str:
-        """What a step-through says of one place's cards beyond their count ("" for nothing)."""
-        return ""
 
     @property
     def slug(self) -> str:
@@ -178,10 +167,6 @@ class PlayGame:
         """The game's name as its file's title gives it, so a curator's edit shows here too."""
         return self._from_file("title", lambda r: r.title if r is not None else self.slug)
 
-    def plays(self, set_record: SetRecord) -> bool:
-        """Whether the set is played with this game (else its pages are 404)."""
-        return self.slug in set_record.games
-
     def deck(self, set_record: SetRecord) -> list[Card]:
         """The set's deck for this game, by the game's own recipe (flagged cards always left
         out; raises DeckRefused when the set cannot play it)."""
@@ -202,29 +187,26 @@ class PlayGame:
             return [f"Computer player {n + 1}" for n in range(count)]
         return shown.player_names(count)
 
-    def choices(self, set_record: SetRecord, deck: list[Card]) -> dict[str, Any]:
-        """The setup page's choices and their defaults (and anything else it says)."""
+
+class TurnGame(PlayGame):
+    """A game played in turns, one computer move per "Next": Happy Families, Snitch'ems. Its
+    ``act`` and ``pace_ms`` are given; the game says its pace, which computer level thinks
+    aloud, what a tap out of turn is told, and the visitor's own moves."""
+
+    thinks_aloud: str  # the level whose computer players say why they moved
+
+    def pace_for(self, state: Any) -> int:
+        """The pause (ms) after each computer move in ``state``, to read it before the next."""
         raise NotImplementedError
 
-    def start(self, set_record: SetRecord, form: Mapping[str, str]) -> tuple[Any, dict[str, Any]]:
-        """The options and the record's settings a setup form asks for (raises NotOnTheList)."""
+    def wait_words(self, game: Game) -> str:
+        """What a tap out of turn is told: "Next" on the visitor's own turn, or their own move
+        on another player's."""
         raise NotImplementedError
 
-    def encode_action(self, action: dict[str, Any]) -> Any:
-        """An engine action as the token writes it (short, JSON-ready)."""
+    def visitor_move(self, game: Game, kind: str, rest: str) -> str | None:
+        """The visitor's own move (``kind`` is one of ``buttons``, ``rest`` what follows it)."""
         raise NotImplementedError
-
-    def decode_action(self, item: Any) -> dict[str, Any]:
-        """The engine action for a token's item (raises BadToken("malformed"))."""
-        raise NotImplementedError
-
-    def decode_actions(self, items: tuple[Any, ...]) -> list[dict[str, Any]]:
-        """Every action of a record."""
-        return [self.decode_action(item) for item in items]
-
-    def button(self, form: Mapping[str, str]) -> str:
-        """The kind of button the visitor tapped (checked against ``buttons``)."""
-        return form.get(self.field, "").partition(":")[0]
 
     def play(self, game: Game, action: dict[str, Any]) -> None:
         """Apply one engine action and record it (raises IllegalAction)."""
@@ -233,41 +215,6 @@ class PlayGame:
         game.state = state
         game.events = state.events[before:]
         game.record = game.record.plus(self.encode_action(action))
-
-    def act(self, game: Game, form: Mapping[str, str]) -> str | None:
-        """Do what the visitor's button asks; a note to show, if any (GameError: refused)."""
-        raise NotImplementedError
-
-    def table(
-        self, game: Game, set_record: SetRecord, setup: Mapping[str, Any], note: str | None
-    ) -> dict[str, Any]:
-        """Everything the table shows, from the visitor's view (``setup``: the setup context),
-        with ``note`` (what the flow or the button has to say) among its words."""
-        raise NotImplementedError
-
-    def pace_ms(self, game: Game) -> int | None:
-        """How long the page waits before it posts "Next" (None: it waits for the visitor)."""
-        raise NotImplementedError
-
-    def settings(self, game: Game) -> tuple[str, str, int]:
-        """The game's variant, computer level and number of computer players (for counting)."""
-        raise NotImplementedError
-
-
-class TurnGame(PlayGame):
-    """A game played in turns, one computer move per "Next": Happy Families, Snitch'ems."""
-
-    pace: int  # ms to read one computer move before the next
-    thinks_aloud: str  # the level whose computer players say why they moved
-    your_turn_words: str  # "Next" on the visitor's own turn
-
-    def wait_words(self, game: Game) -> str:
-        """What a move made on another player's turn is told."""
-        raise NotImplementedError
-
-    def visitor_move(self, game: Game, kind: str, rest: str) -> str | None:
-        """The visitor's own move (``kind`` is one of ``buttons``, ``rest`` what follows it)."""
-        raise NotImplementedError
 
     def computer_move(self, game: Game) -> dict[str, Any] | None:
         """The computer player's next move (with its ``why``), or None on the visitor's turn:
@@ -288,7 +235,7 @@ class TurnGame(PlayGame):
         if kind == "next":
             action = self.computer_move(game)
             if action is None:
-                return self.your_turn_words
+                return self.wait_words(game)
             self.play(game, action)
             if game.level == self.thinks_aloud:
                 game.why = action.get("why")
@@ -304,9 +251,20 @@ class TurnGame(PlayGame):
         override = current_app.config.get("PLAY_MORE_PACE_MS")
         return int(override) if override else self.pace_for(game.state)
 
-    def pace_for(self, state: Any) -> int:
-        """The pause after each computer move in ``state`` (the same at every table here)."""
-        return self.pace
+
+def packs(places: Mapping[str, list[str]], names: Mapping[str, str]) -> list[dict[str, Any]]:
+    """A step's face-down piles in the middle (the pack before the deal, cards set aside), for
+    each kind ``names`` names that holds cards: its kind, name, count and top card for rules.js."""
+    return [
+        {
+            "kind": kind,
+            "label": label,
+            "count": len(ids),
+            "data": {"card": dom_id(ids[-1]), "place": kind, "up": 0},
+        }
+        for kind, label in names.items()
+        if (ids := places.get(kind))
+    ]
 
 
 def card_view(card: Card) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from typing import Any
 from kiosk.catalogue.decks import card_name
 from kiosk.catalogue.scenarios import Run, Step, seat_name
 from kiosk.catalogue.schema import SetRecord
-from kiosk.games import snap
+from kiosk.games.snap import engine as snap
 from kiosk.web.cardfaces import quoted
 from kiosk.web.cards import Face, back_src, card_face, dom_id, find_face
 from kiosk.web.play.games import HUMAN

@@ -281,10 +281,6 @@ def _name(r: Run, cid: str) -> str:
     return f"the {card.name}" if card.suit else f"“{card.name}”"
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
-
-
 def describe(r: Run, events: list[dict[str, Any]]) -> str:
     """What happened in one step, in plain words, from its events alone."""
     words = [w for e in events if (w := _say(r, e))]
@@ -295,8 +291,7 @@ def _say(r: Run, e: dict[str, Any]) -> str:
     """The live game's words for the event (its engine's ``sentences``), as an onlooker hears
     them (nobody is "you"), or the game's words for an onlooker where those say nothing."""
     if e["type"] == "shuffle":
-        cards = _plural(len(r.cards), "card")
-        return f"The pack: {cards}, face down, in the order this example needs."
+        return core.scripted_pack(len(r.cards))
     names = [seat_name(p) for p in range(r.players)]
     hearer = core.Hearer(names, None, lambda cid: _name(r, cid))
     event = Event(e["type"], {k: v for k, v in e.items() if k != "type"})

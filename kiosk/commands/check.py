@@ -10,6 +10,7 @@ import click
 
 from kiosk.catalogue.store import Catalogue
 from kiosk.config import DEFAULTS, from_environment
+from kiosk.games.core import plural
 
 
 def default_content_dir() -> str:
@@ -25,10 +26,6 @@ def _label(content_dir: str, given: bool) -> str:
         return os.path.relpath(content_dir)
     except ValueError:  # pragma: no cover - another drive on Windows
         return content_dir
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 @click.command()
@@ -69,5 +66,5 @@ def check(content_dir: str | None, fatal: bool, notes: bool = False) -> None:
 
 def _summary(files: int, problems: int, warnings: int) -> str:
     """ "10 files, 0 problems", with ", 2 warnings" only when there are any."""
-    text = f"{_plural(files, 'file')}, {_plural(problems, 'problem')}"
-    return text + (f", {_plural(warnings, 'warning')}" if warnings else "")
+    text = f"{plural(files, 'file')}, {plural(problems, 'problem')}"
+    return text + (f", {plural(warnings, 'warning')}" if warnings else "")

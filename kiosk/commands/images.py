@@ -18,6 +18,7 @@ from kiosk.catalogue.schema import SetRecord, dotted
 from kiosk.catalogue.store import open_inside
 from kiosk.catalogue.validate import RECORD, validate_source
 from kiosk.commands.check import _label, default_content_dir
+from kiosk.games.core import plural
 from kiosk.images import derive, importer
 
 
@@ -76,10 +77,6 @@ def pictures_in(content_dir: Path, label: str) -> Pictures:
                 found.srcs.append(use.image.src)
     found.covered = flagged_files(records)
     return found
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def _refused(content_dir: Path, srcs: list[str]) -> dict[str, str]:
@@ -181,14 +178,14 @@ def images(ctx: click.Context, check_only: bool, prune: bool) -> None:
     for why in found.unreadable:
         click.echo(why)
     counts = [
-        _plural(len(found.srcs), "picture"),
+        plural(len(found.srcs), "picture"),
         f"{len(report.made)} made" if not check_only else None,
         f"{len(report.current)} current",
         f"{len(report.stale)} stale" if report.stale else None,
         f"{len(report.missing)} missing" if report.missing else None,
         f"{len(failed)} cannot be made" if failed else None,
-        _plural(len(report.orphans), "orphan") if report.orphans else None,
-        _plural(len(found.unreadable), "set file") + " not read" if found.unreadable else None,
+        plural(len(report.orphans), "orphan") if report.orphans else None,
+        plural(len(found.unreadable), "set file") + " not read" if found.unreadable else None,
     ]
     click.echo(", ".join(c for c in counts if c))
     behind = check_only and (report.stale or report.missing)
@@ -244,7 +241,7 @@ def import_manifest(
         raise SystemExit(1) from None
     shown = f"{label}/{done.set_file.relative_to(folder).as_posix()}"
     verb = "replaced the images: of" if done.replaced else "added images: to"
-    click.echo(f"{shown}: {verb} the set, {_plural(len(done.pictures), 'picture')}")
+    click.echo(f"{shown}: {verb} the set, {plural(len(done.pictures), 'picture')}")
     for picture in done.pictures:
         click.echo(f"{label}/{picture.src}: canvas {picture.canvas}, alt: {picture.alt!r}")
     click.echo(f"{shown}: {importer.REVIEW}")

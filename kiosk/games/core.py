@@ -194,6 +194,16 @@ def replay_events(
     return state, events
 
 
+def plural(n: int, word: str) -> str:
+    """ "1 card", "4 cards"."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def scripted_pack(cards: int) -> str:
+    """A rule example's shuffle in words: no chance, its cards lie in the order it needs."""
+    return f"The pack: {plural(cards, 'card')}, face down, in the order this example needs."
+
+
 @dataclass(frozen=True)
 class Hearer:
     """Who the words are for: the seat that is "you" (None: an onlooker) and everyone's names.

@@ -1,4 +1,4 @@
-"""What Snap's table shows (kiosk/web/play/snap.py): each card's look, the last action told
+"""What Snap's table shows (web.py): each card's look, the last action told
 at the cards (docs/play.md, "The table tells the story"), and a rule step's table as the same
 template draws it (``step_table``)."""
 
@@ -36,10 +36,6 @@ def card_alt(card: dict[str, Any] | None, set_record: SetRecord) -> str:
 def headline(words: list[str], outcomes: list[str]) -> str | None:
     """The sentence to show big: the last outcome (or note), else the last card turned."""
     return (outcomes or words or [None])[-1]
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
 
 
 class Story:
@@ -103,15 +99,10 @@ def story(
         elif t == "call" and p not in mine:
             out.sound("call")
         elif t in ("snap", "pool-won"):
-            won = d["won"]
             cards = d["tops"] if t == "snap" else [d["pool_top"]]
-            call = "Snap!" if t == "snap" else "Snap Pool!"
-            yours = p in mine and me is not None
-            out.mark(
-                p, "won", tag(p, f"{call} You win {won}!" if yours else f"{call} +{won}"), cards
-            )
+            out.mark(p, "won", tag(p, snap.badge("won", e, p in mine and me is not None)), cards)
             for q in sorted(callers - {p}):  # a visitor who called, beaten to it
-                out.mark(q, "slow", tag(q, "Too slow!"))
+                out.mark(q, "slow", tag(q, snap.badge("slow")))
             if p in mine:
                 out.kinds.append("won")
                 out.sound("win")
@@ -120,26 +111,25 @@ def story(
                 out.sound("late" if called else "lose")
         elif t == "pool-formed":
             for q in d["players"]:
-                out.mark(q, "together", tag(q, "Together!"))
+                out.mark(q, "together", tag(q, snap.badge("together")))
             out.pool_new = True
             out.kinds.append("pool")
             out.sound("card")
         elif t == "tie":
             out.kinds.append("tie")
         elif t in ("penalty", "mistaken-call"):
-            paid = d.get("paid", 0)
-            words = "No match!" + (f" −{plural(paid, 'card')}" if paid else "")
+            words = snap.badge("wrong", e)
             out.mark(p, "wrong", tag(p, words) if p in mine else words)
             out.kinds.append("wrong")
             if p in mine:
                 out.sound("wrong")
         elif t == "late-call" and p in mine and d.get("why") != "already called":
-            out.mark(p, "late", tag(p, "Too late"))
+            out.mark(p, "late", tag(p, snap.badge("late")))
             out.kinds.append("late")
             out.sound("late")
         elif t == "forfeit":
             payer = d["payer"]
-            out.mark(payer, "paid", f"−{plural(d['paid'], 'counter')}")
+            out.mark(payer, "paid", snap.badge("paid", e))
             out.kinds.append("forfeit")
             out.sound("win" if p in mine else "lose" if payer in mine else "card")
         elif t == "unclaimed":

@@ -26,7 +26,6 @@ from kiosk.games.snap.story import (
     centre_pile,
     headline,
     pile_size,
-    plural,
     step_table,
     story,
     with_top,
@@ -528,7 +527,7 @@ class Snap(PlayGame):
         soon = turns_left is not None and not s.over and turns_left <= COUNTDOWN_FROM
         if soon and any(e.type == "turn" for e in game.events):
             # said as it counts down, so the end is never a surprise
-            left = plural(turns_left, "turn")
+            left = snap.plural(turns_left, "turn")
             words.insert(0, f"{left} left: then whoever holds the most cards wins.")
         prompt = match_words(s) if who_plays == OWN_PACE else None
         if prompt:

@@ -92,14 +92,10 @@ class Story:
             self.sounds.append(name)
 
 
-def _count(n: int) -> str:
-    return f"{n} card" + ("" if n == 1 else "s")
-
-
 def story(events: list[Event], s: sn.State, level: str, over: bool) -> Story:
     """The last step's events as the table shows them to the visitor, before the cards go."""
     out = Story()
-    who = ["You", computer_name(level)]
+    heard = Hearer(["You", computer_name(level)], HUMAN)
     capturing = {e.data["card"] for e in events if e.type == "capture"}
     for e in events:
         d = e.data
@@ -109,15 +105,13 @@ def story(events: list[Event], s: sn.State, level: str, over: bool) -> Story:
             out.mark(p, "laid")
             out.sound("card")
         elif e.type == "capture":
-            n = len(d["take"]) + 1
-            words = f"You capture {_count(n)}" if p == HUMAN else f"{who[p]} captures {_count(n)}"
             out.catches.append(
                 {
                     "player": p,
                     "you": p == HUMAN,
                     "card": card_view(s.cards[d["card"]]),
                     "take": [card_view(s.cards[c]) for c in d["take"]],
-                    "words": words,
+                    "words": snw.catch_words(e, heard),
                     "sweep": False,
                 }
             )
@@ -129,14 +123,13 @@ def story(events: list[Event], s: sn.State, level: str, over: bool) -> Story:
         elif e.type == "sweep" and out.catches:
             out.catches[-1]["sweep"] = True
         elif e.type == "last-capture":
-            n = len(d["take"])
             out.catches.append(
                 {
                     "player": p,
                     "you": p == HUMAN,
                     "card": None,
                     "take": [card_view(s.cards[c]) for c in d["take"]],
-                    "words": f"{_count(n)} left on the table: to {'you' if p == HUMAN else who[p]}",
+                    "words": snw.catch_words(e, heard),
                     "sweep": False,
                 }
             )

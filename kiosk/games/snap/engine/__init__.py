@@ -49,4 +49,11 @@ from kiosk.games.snap.engine.rules import (
 )
 from kiosk.games.snap.engine.state import SnapState, Window, card_json, expand_deck
 from kiosk.games.snap.engine.view import places, public_state, view
-from kiosk.games.snap.engine.words import MISTAKE_WORDS, result_words, said, sentences
+from kiosk.games.snap.engine.words import (
+    MISTAKE_WORDS,
+    badge,
+    plural,
+    result_words,
+    said,
+    sentences,
+)

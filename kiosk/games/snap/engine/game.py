@@ -8,16 +8,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from kiosk.games.cards import Card
-from kiosk.games.core import Event, Hearer
+from kiosk.games.core import Event, Hearer, plural
 from kiosk.games.game_type import GameType, Point, ScriptField, Scripting, has
 from kiosk.games.snap import engine  # this package, still being imported: used as it is
 from kiosk.games.snap.engine.options import ACTION_FIELDS, BASIC, DIAGRAM, GAME, WOOLWORTHS
 from kiosk.games.snap.engine.rules import can_turn
 from kiosk.games.snap.engine.state import SnapState
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
 
 
 def deal_from(cards: Sequence[Card]) -> list[Card]:
@@ -49,7 +45,7 @@ def _deal_words(event: Event, hearer: Hearer) -> str:
     if event.type != "deal":
         return ""
     hands = ", ".join(
-        f"{hearer.names[p]} {_plural(n, 'card')}" for p, n in enumerate(event.data["hands"])
+        f"{hearer.names[p]} {plural(n, 'card')}" for p, n in enumerate(event.data["hands"])
     )
     return f"The cards are dealt round one at a time, face down: {hands}."
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from kiosk.games.core import Event, Hearer
+from kiosk.games.core import Event, Hearer, plural
 
 # What a wrong call costs, in the words that end every description of a game with calls.
 MISTAKE_WORDS = {
@@ -29,9 +29,23 @@ PAYS = {
 }
 
 
-def plural(n: int, word: str) -> str:
-    """ "1 card", "4 cards"."""
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+# What a seat's badge says at the cards after an outcome of the live game (docs/play.md, "The
+# table tells the story"): a visitor beaten to a match, calls together, a call after the window
+BADGES = {"slow": "Too slow!", "together": "Together!", "late": "Too late"}
+
+
+def badge(kind: str, event: Event | None = None, yours: bool = False) -> str:
+    """A seat's badge for outcome ``kind``: a won call with what it won, a wrong call with
+    what it paid, a forfeit's counters, else the few words of ``BADGES``."""
+    d = event.data if event is not None else {}
+    if kind == "won":
+        call = "Snap!" if event is not None and event.type == "snap" else "Snap Pool!"
+        return f"{call} You win {d['won']}!" if yours else f"{call} +{d['won']}"
+    if kind == "wrong":
+        return "No match!" + (f" −{plural(d['paid'], 'card')}" if d.get("paid") else "")
+    if kind == "paid":
+        return f"−{plural(d['paid'], 'counter')}"
+    return BADGES[kind]
 
 
 def _and(names: Sequence[str]) -> str:

@@ -57,6 +57,15 @@ def describe(capture: Capture, name: Callable[[str], str]) -> str:
     return f"{played} makes {target} and pairs it: it takes {taken}"
 
 
+def catch_words(e: Event, h: Hearer) -> str:
+    """A capture in the few words the live table shows beside it: "You capture 3 cards",
+    "2 cards left on the table: to Careful Kate"."""
+    p, n = e.data["player"], len(e.data["take"])
+    if e.type == "capture":
+        return f"{h.does(p, 'capture', 'captures')} {n + 1} card{'s' * (n > 0)}"
+    return f"{n} card{'s' * (n != 1)} left on the table: to {h.whom(p)}"
+
+
 def result_words(scores: Sequence[int], h: Hearer) -> str:
     """Who won, in a sentence: most cards wins, the same number is a draw."""
     if scores[0] == scores[1]:

@@ -37,7 +37,7 @@ def test_set_game_and_rule_pages_offer_the_embed_code(client, path):
     assert panel.select_one("a[href='/pages/teachers']")
     assert "embed.js" in panel.get_text()
     scripts = [s for s in soup.find_all("script") if not s.get("src")]
-    assert not scripts  # the CSP allows no inline script: Copy is static/js/teach.js
+    assert not scripts  # the CSP allows no inline script: Copy is static/js/kiosk.js
 
 
 def test_the_code_frames_the_page_it_is_on(client):

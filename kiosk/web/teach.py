@@ -2,7 +2,7 @@
 
 The panel (``templates/teach/_embed.html``) shows on set, game and rule pages, never in kiosk
 mode (a gallery visitor has no site to paste into) and never inside an embed (the page is
-already on someone's site). Its Copy button is ``static/js/teach.js``: the CSP allows no
+already on someone's site). Its Copy button is ``static/js/kiosk.js``: the CSP allows no
 inline script.
 """
 

@@ -1,6 +1,8 @@
 // The kiosk's own small script. Progressive enhancement only: every page works without it.
 // - "View card" uncovers a flagged card in place (without JS the button reloads the page
 //   with the card uncovered), and "Cover card again" covers it.
+// - "Copy the code" (teach/_embed.html) copies the snippet and says so; "Print" (print/set.html)
+//   opens the browser's print. Both stay hidden without it (the code can be selected by hand).
 // - After htmx swaps #main (boosted navigation), the body takes the new page's class, the
 //   window goes to the top and focus moves to the new page's heading, so keyboard and
 //   screen-reader users land at the start of the new content (keeping is-embed / is-kiosk).
@@ -36,16 +38,41 @@
     }
   });
 
+  function showButtons() {
+    document.querySelectorAll("[data-copy][hidden], [data-print][hidden]").forEach(function (b) {
+      b.hidden = false;
+    });
+  }
+
+  function copy(button) {
+    var source = document.getElementById(button.getAttribute("data-copy"));
+    var status = button.parentNode.querySelector("[data-copy-status]");
+    function byHand() {
+      source.focus();
+      source.select();
+      status.textContent = "Press Ctrl+C (or Cmd+C) to copy.";
+    }
+    if (!navigator.clipboard) return byHand(); // not a secure context
+    navigator.clipboard.writeText(source.value).then(function () {
+      status.textContent = "Copied. Now paste it into your page.";
+    }, byHand);
+  }
+
   document.addEventListener("click", function (event) {
-    var link = event.target instanceof Element ? event.target.closest("[data-cover-again]") : null;
+    var target = event.target instanceof Element ? event.target : null;
+    var link = target && target.closest("[data-cover-again]");
     var flagged = link ? link.closest("[data-flagged]") : null;
     if (flagged) {
       event.preventDefault();
       setRevealed(flagged, false);
     }
+    if (target && target.closest("[data-copy]")) copy(target.closest("[data-copy]"));
+    if (target && target.closest("[data-print]")) window.print();
   });
 
+  showButtons();
   document.addEventListener("htmx:after:swap", function (event) {
+    showButtons();
     var ctx = event.detail && event.detail.ctx;
     var target = ctx && ctx.target;
     if (!target || target.id !== "main" || target.isConnected) {

@@ -20,8 +20,7 @@
  * htmx sends the forms and morphs the game in place. Safe to load twice (boosted navigation).
  * In an embed every form goes by script, never by the browser's own submission (a frame
  * sandboxed without allow-forms refuses that): the pace's "Next" and the resume go through
- * send() (embedded.js's kioskEmbed.send: a submit event for htmx), and the resume form gets
- * its own htmx post there (a sandbox with an opaque origin boosts nothing).
+ * send() (embedded.js's kioskEmbed.send: a submit event for htmx).
  * No inline handlers, no eval: the CSP forbids both.
  */
 (function () {
@@ -132,59 +131,33 @@
 
   function resumeParts(box) {
     var form = box.querySelector("form");
-    return {
-      form: form,
-      token: form && form.querySelector("input[name=token]"),
-      button: form && form.querySelector("button"),
-      words: box.querySelector(".setup__resume-words"),
-      setup: document.querySelector("#main form.setup")
-    };
+    return { form: form, token: form.elements.token, words: box.querySelector(".setup__resume-words") };
   }
 
   function resetBox(box) {
     // the setup as the page drew it: Start, and the offer (if any) with its button
     var p = resumeParts(box);
-    if (!box.dataset.words && p.words) box.dataset.words = p.words.textContent;
-    if (p.words) p.words.textContent = box.dataset.words || p.words.textContent;
-    if (p.button) p.button.hidden = false;
-    if (p.setup) p.setup.hidden = false;
-    if (p.form) p.form.removeAttribute("data-hx-push-url");
-    if (p.words && box.dataset.quiet) p.words.classList.add(box.dataset.quiet);
-    box.classList.remove("is-resuming");
+    if (!box.dataset.words) box.dataset.words = p.words.textContent;
+    p.words.textContent = box.dataset.words;
+    p.form.removeAttribute("data-hx-push-url");
+    box.classList.remove("is-resuming"); // play.css: words shown, Carry on and Start hidden
     box.hidden = true;
     return p;
   }
 
-  function armed(box, p, kept) {
+  function armed(p, kept) {
     // the resume form with the kept token, its address and method (none without a token)
-    if (!p.form || !p.token || !p.form.dataset.action) return false;
     p.form.setAttribute("method", "post");
     p.form.setAttribute("action", p.form.dataset.action);
     p.token.value = kept.token;
-    var region = document.getElementById((box.dataset.game || "") + "-game");
-    if (window.kioskEmbed && region && window.htmx && !p.form.hasAttribute("data-hx-post")) {
-      // an embed sends it itself, into the setup's region, as it sends Start (play/setup.html)
-      p.form.setAttribute("data-hx-post", p.form.dataset.action);
-      p.form.setAttribute("data-hx-target", "#" + region.id);
-      p.form.setAttribute("data-hx-select", "#" + region.id);
-      p.form.setAttribute("data-hx-swap", "outerHTML");
-      window.htmx.process(p.form);
-    }
-    return true;
   }
 
   function bringBack(box, kept) {
     // this entry held an unfinished game: post its token to the resume address, in place
     var p = resetBox(box);
-    if (!armed(box, p, kept)) return;
+    armed(p, kept);
     p.form.setAttribute("data-hx-push-url", "false"); // the entry stays: only its page changes
-    if (p.words) {
-      p.words.textContent = BRINGING;
-      if (p.words.classList.contains("visually-hidden")) box.dataset.quiet = "visually-hidden";
-      p.words.classList.remove("visually-hidden"); // a moment the only thing on screen: shown
-    }
-    if (p.button) p.button.hidden = true;
-    if (p.setup) p.setup.hidden = true;
+    p.words.textContent = BRINGING; // a moment the only thing on screen
     box.classList.add("is-resuming");
     box.hidden = false;
     // htmx takes the page's forms on DOMContentLoaded, after this script's own listener
@@ -207,7 +180,9 @@
       return;
     }
     var p = resetBox(box);
-    if (usable(kept, game, set) && armed(box, p, kept)) box.hidden = false;
+    if (!usable(kept, game, set)) return;
+    armed(p, kept);
+    box.hidden = false;
   }
 
   function shown(g) {

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from functools import cached_property
 from typing import Annotated, Literal
 
 from pydantic import (
@@ -249,9 +248,9 @@ class SetRecord(Strict):
         whose cards no source lists, has none)."""
         return self.deck != "cards" or bool(self.cards)
 
-    @cached_property
+    @property
     def key(self) -> str:
-        """The set's address: its slug, else made from its accession number (worked out once)."""
+        """The set's address: its slug, else made from its accession number."""
         return self.slug or slug_from_accession(self.accession or "")
 
 

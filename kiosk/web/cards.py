@@ -201,8 +201,12 @@ def card_face(face_key: str, width: int = PLAY_WIDTH, printable_only: bool = Fal
 
     Worked out once per content version, key, width and mount point: a table asks for every
     card it shows, on every action."""
-    key = ("card-face", face_key, width, printable_only, is_preview(), request.script_root)
-    return content.current().kept(key, lambda: _card_face(face_key, width, printable_only))
+    faces = content.derived().faces
+    key = (face_key, width, printable_only, is_preview(), request.script_root)
+    found = faces.get(key)
+    if found is None:
+        found = faces.setdefault(key, _card_face(face_key, width, printable_only))
+    return found
 
 
 @bp.app_template_global()

@@ -23,7 +23,7 @@ from kiosk.games.cards import Card
 from kiosk.games.core import GameError, Hearer
 from kiosk.web import tokens
 from kiosk.web.cardfaces import quoted
-from kiosk.web.cards import Face, back_src, card_face, dom_id, find_face
+from kiosk.web.cards import back_src, card_face, dom_id, find_face
 from kiosk.web.play.games import HUMAN, Game, NotOnTheList, PlaceStyle, PlayGame
 
 DEFAULT_LEVEL = "easy"
@@ -110,19 +110,6 @@ def decode_action(item: Any) -> dict[str, Any]:
     except (TypeError, ValueError, KeyError):
         raise tokens.BadToken("malformed", "an action in the record is not readable") from None
     return action
-
-
-_TURNS = tuple({"type": "turn", "player": p} for p in range(8))  # shared: the engine only reads
-_TURN_CODES = {f"t{p}": turn for p, turn in enumerate(_TURNS)}
-
-
-def decode_actions(items: tuple[Any, ...]) -> list[dict[str, Any]]:
-    """Every action of a record (a turn, by far the most common, without a new dict)."""
-    turns = _TURN_CODES
-    return [
-        turn if (turn := turns.get(item) if type(item) is str else None) else decode_action(item)
-        for item in items
-    ]
 
 
 def reaction(raw: str | None) -> float:
@@ -332,41 +319,25 @@ def story(
 
 
 class CardLooks:
-    """How a set's cards show on the table (picture URL, name), each worked out once: one per
-    set, content version and mount point (kept with the setup context)."""
+    """How a set's cards show on the table (picture URL, name): each face is kept with the
+    content snapshot (:func:`~kiosk.web.cards.card_face`)."""
 
     def __init__(self, set_record: SetRecord) -> None:
         self.set_record = set_record
-        self._faces: dict[str, Face] = {}
-        self._looks: dict[str, SimpleNamespace] = {}
-
-    def face(self, face: str) -> Face:
-        """A card's picture (an engine card's ``face`` key): its photograph or its drawing."""
-        found = self._faces.get(face)
-        if found is None:
-            found = self._faces[face] = card_face(face)
-        return found
 
     def src(self, face: str) -> str:
         """The URL of a card picture (an engine card's ``face`` key)."""
-        return self.face(face).src
+        return card_face(face).src
 
     def look(self, card: dict[str, Any] | None) -> SimpleNamespace | None:
         """A card of the engine's view as the table shows it: ``id``, ``src``, ``alt`` (its
         name, photographed or drawn: what a visitor needs to play) and ``css``."""
         if card is None:
             return None
-        found = self._looks.get(card["id"])
-        if found is None:
-            face = self.face(card["face"])
-            found = SimpleNamespace(
-                id=card["id"],
-                src=face.src,
-                alt=card_alt(card, self.set_record),
-                css=face.css,
-            )
-            self._looks[card["id"]] = found
-        return found
+        face = card_face(card["face"])
+        return SimpleNamespace(
+            id=card["id"], src=face.src, alt=card_alt(card, self.set_record), css=face.css
+        )
 
 
 def _shown(card: SimpleNamespace | None, **more: Any) -> SimpleNamespace:
@@ -606,9 +577,6 @@ class Snap(PlayGame):
 
     def decode_action(self, item: Any) -> dict[str, Any]:
         return decode_action(item)
-
-    def decode_actions(self, items: tuple[Any, ...]) -> list[dict[str, Any]]:
-        return decode_actions(items)
 
     def button(self, form: Mapping[str, str]) -> str:
         """Snap's buttons are words (``act=turn``); a visitor's own carries their seat

@@ -16,6 +16,7 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    PrivateAttr,
     StringConstraints,
     model_validator,
 )
@@ -248,10 +249,15 @@ class SetRecord(Strict):
         whose cards no source lists, has none)."""
         return self.deck != "cards" or bool(self.cards)
 
+    _key: str = PrivateAttr("")
+
+    def model_post_init(self, context: object, /) -> None:
+        self._key = self.slug or slug_from_accession(self.accession or "")
+
     @property
     def key(self) -> str:
         """The set's address: its slug, else made from its accession number."""
-        return self.slug or slug_from_accession(self.accession or "")
+        return self._key
 
 
 class Words(Strict):

@@ -319,11 +319,12 @@ def story(
 
 
 class CardLooks:
-    """How a set's cards show on the table (picture URL, name): each face is kept with the
-    content snapshot (:func:`~kiosk.web.cards.card_face`)."""
+    """How a set's cards show on the table (picture URL, name), each card worked out once:
+    one per set, content version and mount point (kept with the setup context)."""
 
     def __init__(self, set_record: SetRecord) -> None:
         self.set_record = set_record
+        self._looks: dict[str, SimpleNamespace] = {}  # card id → its look
 
     def src(self, face: str) -> str:
         """The URL of a card picture (an engine card's ``face`` key)."""
@@ -334,10 +335,13 @@ class CardLooks:
         name, photographed or drawn: what a visitor needs to play) and ``css``."""
         if card is None:
             return None
-        face = card_face(card["face"])
-        return SimpleNamespace(
-            id=card["id"], src=face.src, alt=card_alt(card, self.set_record), css=face.css
-        )
+        found = self._looks.get(card["id"])
+        if found is None:
+            face = card_face(card["face"])
+            found = self._looks[card["id"]] = SimpleNamespace(
+                id=card["id"], src=face.src, alt=card_alt(card, self.set_record), css=face.css
+            )
+        return found
 
 
 def _shown(card: SimpleNamespace | None, **more: Any) -> SimpleNamespace:

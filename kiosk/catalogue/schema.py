@@ -257,7 +257,8 @@ class SetRecord(Strict):
     @property
     def key(self) -> str:
         """The set's address: its slug, else made from its accession number."""
-        return self._key
+        # read past pydantic's __getattr__ (about 9 µs a call; this is read on every action)
+        return self.__pydantic_private__["_key"]  # type: ignore[index]
 
 
 class Words(Strict):

@@ -17,6 +17,7 @@ from kiosk.catalogue.looks import set_looks
 from kiosk.catalogue.pictures import rights_name
 from kiosk.catalogue.schema import CardFace, Image, SetRecord
 from kiosk.web import cardfaces, content
+from kiosk.web.modes import is_preview
 from kiosk.web.pictures import Picture, picture
 
 bp = Blueprint("cards", __name__, url_prefix="/cards")
@@ -196,8 +197,14 @@ def _card_face(face_key: str, width: int, printable_only: bool) -> Face:
 def card_face(face_key: str, width: int = PLAY_WIDTH, printable_only: bool = False) -> Face:
     """The face of an engine card (its ``face`` key: ``standard/AS`` or ``<set>/<face>``):
     the set's photograph of the card's front, a made copy about ``width`` pixels across,
-    where it has one (for paper, one its rights let be printed), else the drawing."""
-    return _card_face(face_key, width, printable_only)
+    where it has one (for paper, one its rights let be printed), else the drawing. Kept
+    with the content snapshot: a table asks for every card it shows, on every action."""
+    faces = content.derived().faces
+    key = (face_key, width, printable_only, is_preview(), request.script_root)
+    found = faces.get(key)
+    if found is None:
+        found = faces.setdefault(key, _card_face(face_key, width, printable_only))
+    return found
 
 
 @bp.app_template_global()

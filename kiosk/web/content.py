@@ -62,6 +62,8 @@ class Derived:
     setups: dict[tuple[str, str, str], dict[str, Any]] = field(default_factory=dict)
     # (game, "title" | "variants" | "levels") → the game's words from its file (PlayGame)
     words: dict[tuple[str, str], Any] = field(default_factory=dict)
+    # (face key, width, printable only, preview, mount point) → a card's Face (kiosk.web.cards)
+    faces: dict[tuple[str, int, bool, bool, str], Any] = field(default_factory=dict)
 
 
 def derived() -> Derived:

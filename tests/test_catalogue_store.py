@@ -13,7 +13,6 @@ from fixture_content import GOOD
 
 from kiosk.catalogue import store
 from kiosk.catalogue.store import Catalogue, Entry, Snapshot
-from kiosk.config import ROOT
 
 OLD_NS = 1_600_000_000 * 10**9  # well in the past: not "racy"
 
@@ -318,23 +317,6 @@ def test_parsing_is_shared_between_catalogues(content, tmp_path):
     again = Catalogue(content).current()
     assert store._parse.memo.misses == misses  # the second app parses nothing
     assert again.games["snap"].record.title == "Snap"
-
-
-def test_rule_examples_are_run_once_per_content(tmp_path):
-    """A second catalogue of the same files runs no example again; an edited one runs anew."""
-    folder = tmp_path / "content"
-    shutil.copytree(ROOT / "content", folder)
-    first = Catalogue(folder).current()
-    assert first.runs
-    runs = store._runs.misses
-    assert Catalogue(folder).current().runs == first.runs
-    assert store._runs.misses == runs
-    example = folder / "games" / "snitchems" / "pairing.md"
-    example.write_text(
-        example.read_text(encoding="utf-8").replace("summary: ", "summary: Edited. ", 1)
-    )
-    assert Catalogue(folder).current().runs.keys() == first.runs.keys()
-    assert store._runs.misses == runs + 1
 
 
 class Clock:

@@ -734,7 +734,7 @@ def test_actions_round_trip_through_the_record(action):
     item = play.encode_action(action)
     assert isinstance(item, str)
     assert play.decode_action(item) == action
-    assert play.decode_actions((item, item)) == [action, action]
+    assert play.GAME.decode_actions((item, item)) == [action, action]
     assert type(play.decode_action(item).get("reaction_ms", 0.0)) is type(
         action.get("reaction_ms", 0.0)
     )
@@ -750,9 +750,9 @@ def test_actions_round_trip_through_the_record(action):
 )
 def test_the_lists_of_tokens_before_format_1_strings_are_malformed(old, action):
     # Long expired (GAME_MAX_AGE): a record is one string an action, and nothing else reads.
-    assert play.decode_actions((play.encode_action(action),)) == [action]
+    assert play.GAME.decode_actions((play.encode_action(action),)) == [action]
     with pytest.raises(tokens.BadToken):
-        play.decode_actions((old,))
+        play.GAME.decode_actions((old,))
 
 
 @pytest.mark.parametrize(
@@ -777,7 +777,7 @@ def test_the_lists_of_tokens_before_format_1_strings_are_malformed(old, action):
 )
 def test_unreadable_actions_are_malformed(item):
     with pytest.raises(tokens.BadToken) as caught:
-        play.decode_actions((item,))
+        play.GAME.decode_actions((item,))
     assert caught.value.reason == "malformed"
 
 
@@ -806,7 +806,7 @@ def fresh_state(app, token: str, slug: str = STANDARD) -> snap.SnapState:
             deck,
             snap.options_from_json(record.options),
             tokens.seed_for(record.nonce),
-            play.decode_actions(record.actions),
+            play.GAME.decode_actions(record.actions),
         )
 
 
@@ -940,7 +940,7 @@ def test_only_a_record_that_begins_with_the_kept_actions_takes_the_state(app):
                 deck_of(set_record_of(STANDARD)),
                 snap.options_from_json(record.options),
                 tokens.seed_for(record.nonce),
-                play.decode_actions(other),
+                play.GAME.decode_actions(other),
             )
 
 

@@ -12,14 +12,12 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Literal
 
 from kiosk.catalogue.schema import AnyRecord, ContentNote, Image, SetRecord
-from kiosk.memo import Memo
 
 # The widths ``kiosk images`` makes for ``srcset`` (never wider than the original)
 WIDTHS = (320, 640, 1024, 1600)
@@ -152,9 +150,6 @@ def read_made(content_dir: Path, src: str) -> Made | None:
 
 
 State = Literal["made", "stale", "missing"]
-# An original's digest by its path and stat: a check of a folder of large photographs hashes
-# each one once, not on every refresh of the catalogue
-_digests: Memo[str] = Memo(4096)
 
 
 def sha256_of(path: Path) -> str:
@@ -167,14 +162,9 @@ def sha256_of(path: Path) -> str:
 
 
 def _digest_now(path: Path) -> str | None:
-    """``sha256_of(path)``, kept while the file's stat is unchanged; None if it is no file."""
+    """``sha256_of(path)``; None if it is no file."""
     try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    key = (str(path), st.st_mtime_ns, st.st_size, st.st_ino)
-    try:
-        return _digests.value(key, lambda: sha256_of(path))
+        return sha256_of(path)
     except OSError:
         return None
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from functools import cached_property
 from typing import Annotated, Literal
 
 from pydantic import (
@@ -17,6 +16,7 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    PrivateAttr,
     StringConstraints,
     model_validator,
 )
@@ -249,10 +249,16 @@ class SetRecord(Strict):
         whose cards no source lists, has none)."""
         return self.deck != "cards" or bool(self.cards)
 
-    @cached_property
+    _key: str = PrivateAttr("")
+
+    def model_post_init(self, context: object, /) -> None:
+        self._key = self.slug or slug_from_accession(self.accession or "")
+
+    @property
     def key(self) -> str:
-        """The set's address: its slug, else made from its accession number (worked out once)."""
-        return self.slug or slug_from_accession(self.accession or "")
+        """The set's address: its slug, else made from its accession number."""
+        # read past pydantic's __getattr__ (about 9 µs a call; this is read on every action)
+        return self.__pydantic_private__["_key"]  # type: ignore[index]
 
 
 class Words(Strict):

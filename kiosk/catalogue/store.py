@@ -46,7 +46,7 @@ from kiosk.catalogue.validate import (
     own_rules_problems,
     validate_source,
 )
-from kiosk.memo import Memo, memoized
+from kiosk.memo import memoized
 
 # Names of the scan and the snapshot stay importable from here, as before they had modules.
 __all__ = ["IMAGES", "KINDS", "RACY_NS", "Catalogue", "Entry", "Snapshot", "StatKey"]
@@ -69,31 +69,30 @@ class _FileState:
     remarks: tuple[Problem, ...] = ()  # notes: choices the kiosk made, for the curator
 
 
-@memoized  # pure in its bytes: each version of a file is parsed once, whichever app asks
-def _parse(path: str, raw: bytes) -> tuple[SourceFile, AnyRecord | None, tuple[Problem, ...]]:
-    """Read and validate; any exception here is this file's problem, never the catalogue's."""
+# Pure in its bytes, and its body rendered in a child process: each version of a file is read
+# once, whichever app asks (a new app's first snapshot: docs/architecture.md, "Caches").
+@memoized
+def _parse(
+    path: str, raw: bytes
+) -> tuple[SourceFile, AnyRecord | None, tuple[Problem, ...], str, Audit]:
+    """Read, validate and render; any exception here is this file's problem, never the
+    catalogue's. A record whose body cannot be rendered comes back as None, with the problem."""
     try:
         source = read_bytes(path, raw)
         record, problems = validate_source(source)
     except Exception as exc:  # RecursionError, MemoryError, a bug: this file's problem
         log.exception("%s: could not be read", path)
         problem = Problem(path, 1, 1, f"could not be read ({type(exc).__name__}): {exc}")
-        return SourceFile(path, None, problems=(problem,)), None, (problem,)
-    return source, record, tuple(problems)
-
-
-@memoized  # a child process renders each body: once per version of a file, whichever app asks
-def _render(body: str) -> tuple[str, Audit]:
-    """The body as safe HTML and what the sanitiser removed from it (RenderProblem, never
-    cached, when it cannot be rendered)."""
-    return render_bounded_audited(body)
+        return SourceFile(path, None, problems=(problem,)), None, (problem,), "", Audit()
+    html, audit, more = _rendered(source) if record is not None else ("", Audit(), [])
+    return source, None if more else record, (*problems, *more), html, audit
 
 
 def _rendered(source: SourceFile) -> tuple[str, Audit, list[Problem]]:
     """A published file's HTML and what was removed from it, or the problem that keeps it
     from being published."""
     try:
-        return *_render(source.body), []
+        return *render_bounded_audited(source.body), []
     except RenderProblem as exc:
         line = source.body_line + exc.line - 1
         return "", Audit(), [Problem(source.path, line, 1, exc.message)]
@@ -126,38 +125,18 @@ def open_inside(root: Path, rel: str) -> int:
     return fd
 
 
-# Rule examples' runs, by everything a run depends on: the example's front matter (its record
-# and the positions its problems name), its deck and its engine. Shared by every Catalogue.
-_runs: Memo[tuple[Run | None, tuple[Problem, ...]]] = Memo()
-
-
 def _run_scenario(
     item: Checked, sets: dict, engines: dict[str, str]
 ) -> tuple[Run | None, list[Problem]]:
-    """check_scenario, kept by content; an engine's exception is the example's problem."""
-    record: Any = item.record
-    deck = sets.get(record.deck)
-    key = (
-        item.source.path,
-        item.source.front,
-        deck.model_dump_json() if deck is not None else "",
-        engines.get(record.game, ""),
-    )
-    run, problems = _runs.value(key, lambda: _scenario_run(item, sets, engines))
-    return run, list(problems)
-
-
-def _scenario_run(
-    item: Checked, sets: dict, engines: dict[str, str]
-) -> tuple[Run | None, tuple[Problem, ...]]:
+    """check_scenario; an engine's exception is the example's problem."""
     try:
         run, problems = check_scenario(item, sets, engines)
     except Exception as exc:  # an engine that trips over this example: its problem
         log.exception("%s: could not be run", item.source.path)
         line, col = item.source.key_position(("kind",))
         message = f"the example could not be run ({type(exc).__name__}): {exc}"
-        return None, (Problem(item.source.path, line, col, message),)
-    return run, tuple(problems)
+        return None, [Problem(item.source.path, line, col, message)]
+    return run, list(problems)
 
 
 def _drafts_named(item: Checked, items: list[Checked]) -> list[Problem]:
@@ -300,14 +279,12 @@ class Catalogue:
         if big is not None:
             source = SourceFile(path, None, problems=(big,))
             return _FileState(stat, digest, source, None, "", [big], self._is_racy(stat))
-        source, record, problems = _parse(path, raw)
-        html, audit, more = _rendered(source) if record is not None else ("", Audit(), [])
-        record = None if more else record
+        source, record, problems, html, audit = _parse(path, raw)
         racy = self._is_racy(stat)
         warnings = tuple(warnings_of(source, audit))
         remarks = tuple(emblem_notes(source, record)) if record is not None else ()
         return _FileState(
-            stat, digest, source, record, html, [*problems, *more], racy, warnings, remarks
+            stat, digest, source, record, html, list(problems), racy, warnings, remarks
         )
 
     def _rebuild(self, scan: Scan) -> Snapshot:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import os
 from importlib import metadata
 from pathlib import Path
 
@@ -28,8 +27,6 @@ ETAG_ENDPOINTS = "pages."
 VARIANT_HEADERS = ("HX-Request", "HX-Request-Type", "HX-History-Restore-Request")
 URL_PARTS = ("wsgi.url_scheme", "SCRIPT_NAME", "PATH_INFO", "QUERY_STRING")
 
-_versions: Memo[str] = Memo()  # (path, size, mtime) → the hash of a static file's bytes
-
 
 def static_folder(endpoint: str) -> str | None:
     """The folder a static endpoint serves: the app's ``static``, or a game's ``<bp>.static``."""
@@ -38,21 +35,14 @@ def static_folder(endpoint: str) -> str | None:
 
 
 def file_version(filename: str, endpoint: str = "static") -> str | None:
-    """A short hash of a static file's bytes (cached per path, size and mtime), None if absent."""
+    """A short hash of a static file's bytes, None if absent."""
     folder = static_folder(endpoint)
     path = safe_join(folder, filename) if folder else None
     if path is None:
         return None
     try:
-        stat = os.stat(path)
-    except OSError:
-        return None
-    key = (path, stat.st_size, stat.st_mtime_ns)
-    try:
-        return _versions.value(
-            key, lambda: hashlib.sha256(Path(path).read_bytes()).hexdigest()[:12]
-        )
-    except OSError:  # a directory, or gone since the stat
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:12]
+    except OSError:  # absent, or a directory
         return None
 
 

@@ -197,13 +197,16 @@ def _card_face(face_key: str, width: int, printable_only: bool) -> Face:
 def card_face(face_key: str, width: int = PLAY_WIDTH, printable_only: bool = False) -> Face:
     """The face of an engine card (its ``face`` key: ``standard/AS`` or ``<set>/<face>``):
     the set's photograph of the card's front, a made copy about ``width`` pixels across,
-    where it has one (for paper, one its rights let be printed), else the drawing.
-
-    Worked out once per content version, key, width and mount point: a table asks for every
-    card it shows, on every action. A page for paper (``g.paper``) prints photographs only."""
+    where it has one (for paper, one its rights let be printed), else the drawing. Kept
+    with the content snapshot: a table asks for every card it shows, on every action. A page
+    for paper (``g.paper``) prints photographs only."""
     printable_only = printable_only or g.get("paper", False)
-    key = ("card-face", face_key, width, printable_only, is_preview(), request.script_root)
-    return content.current().kept(key, lambda: _card_face(face_key, width, printable_only))
+    faces = content.derived().faces
+    key = (face_key, width, printable_only, is_preview(), request.script_root)
+    found = faces.get(key)
+    if found is None:
+        found = faces.setdefault(key, _card_face(face_key, width, printable_only))
+    return found
 
 
 @bp.app_template_global()

@@ -23,11 +23,8 @@ from kiosk.web import content
 
 
 def registry(snapshot: Snapshot) -> dict[str, Any]:
-    """Key → source, from the curators' sources file(s), worked out once a snapshot."""
-    return snapshot.kept(
-        "citation-registry",
-        lambda: citations.registry(e.record for e in snapshot.sources.values()),
-    )
+    """Key → source, from the curators' sources file(s)."""
+    return citations.registry(e.record for e in snapshot.sources.values())
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,8 @@
 
 Pages, stylesheets, scripts and card pictures are text and shrink to a quarter; a phone on a
 school's slow connection feels that. Anything with an ETag (static files, catalogue pages,
-card pictures) is the same bytes for the same (path, ETag), so it is compressed once and kept.
+card pictures) is compressed on each request: browsers keep static files a year and revalidate
+pages with ETags, so few bodies are sent twice.
 A compressed copy is a different byte sequence, so its ETag becomes weak (RFC 9110 8.8.1);
 revalidation uses weak comparison, so a 304 still answers it.
 """
@@ -12,8 +13,6 @@ from __future__ import annotations
 import gzip
 
 from flask import Flask, Response, request
-
-from kiosk.memo import Memo
 
 COMPRESSIBLE = {
     "text/html",
@@ -26,8 +25,6 @@ COMPRESSIBLE = {
 }
 MIN_BYTES = 1024  # below this the headers cost more than the saving
 LEVEL = 6
-
-_kept: Memo[bytes] = Memo()  # (path, ETag) → the gzipped body
 
 
 def wants_gzip() -> bool:
@@ -48,12 +45,8 @@ def compress(response: Response) -> Response:
     data = response.get_data()
     if len(data) < MIN_BYTES:
         return response
-    etag, weak = response.get_etag()
-    if etag and not weak:
-        body = _kept.value((request.path, etag), lambda: gzip.compress(data, LEVEL, mtime=0))
-    else:
-        body = gzip.compress(data, LEVEL, mtime=0)
-    response.set_data(body)
+    etag = response.get_etag()[0]
+    response.set_data(gzip.compress(data, LEVEL, mtime=0))
     response.headers["Content-Encoding"] = "gzip"
     if etag:
         response.set_etag(etag, weak=True)

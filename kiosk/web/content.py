@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import os
 import stat
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 from flask import (
     Blueprint,
@@ -24,6 +26,7 @@ from werkzeug.security import safe_join
 from kiosk.catalogue.pictures import flagged_files, read_made
 from kiosk.catalogue.render import MEDIA_PREFIX
 from kiosk.catalogue.store import Catalogue, Entry, Snapshot
+from kiosk.games.cards import Card
 from kiosk.web.modes import is_preview
 
 EXTENSION = "catalogue"
@@ -47,6 +50,27 @@ def current() -> Snapshot:
     return snapshot
 
 
+@dataclass
+class Derived:
+    """What an action works out from the content, kept with the snapshot it came from (so an
+    edit never meets a stale value): one member per kind, by key, each value made once a
+    snapshot. The only kept values derived from the content (docs/architecture.md, "Caches")."""
+
+    # (game, set) → the set's deck for the game and its fingerprint ([] and "" if it cannot)
+    decks: dict[tuple[str, str], tuple[list[Card], str]] = field(default_factory=dict)
+    # (game, set, mount point) → a game's setup context (kiosk.web.play.flow.setup_context)
+    setups: dict[tuple[str, str, str], dict[str, Any]] = field(default_factory=dict)
+    # (game, "title" | "variants" | "levels") → the game's words from its file (PlayGame)
+    words: dict[tuple[str, str], Any] = field(default_factory=dict)
+    # (face key, width, printable only, preview, mount point) → a card's Face (kiosk.web.cards)
+    faces: dict[tuple[str, int, bool, bool, str], Any] = field(default_factory=dict)
+
+
+def derived() -> Derived:
+    """The values derived from this request's snapshot (a new, empty one for a new snapshot)."""
+    return current().kept(Derived, Derived)
+
+
 def entry(kind: str, slug: str) -> Entry | None:
     """One published entry, or in preview a draft: the only way a draft is ever served."""
     snapshot = current()
@@ -59,12 +83,8 @@ def entry(kind: str, slug: str) -> Entry | None:
 def covered_files() -> frozenset[str]:
     """The picture files this snapshot covers: flagged by any record, drafts included."""
     snapshot = current()
-
-    def records() -> list:
-        found = [e.record for e in snapshot.sets.values()]
-        return found + [e.record for e in snapshot.drafts.get("set", {}).values()]
-
-    return snapshot.kept("covered-files", lambda: flagged_files(records()))
+    records = [e.record for e in snapshot.sets.values()]
+    return flagged_files(records + [e.record for e in snapshot.drafts.get("set", {}).values()])
 
 
 def is_covered(src: str) -> bool:

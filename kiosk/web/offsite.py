@@ -32,7 +32,6 @@ import segno
 from flask import Flask, request
 from markupsafe import Markup
 
-from kiosk.memo import memoized
 from kiosk.web.modes import is_embed, runs_as_kiosk
 
 LEAVING_SCHEMES = frozenset({"http", "https", "mailto", "tel"})
@@ -93,7 +92,6 @@ def shown_address(url: str) -> str:
     return url
 
 
-@memoized  # about 10 ms a code; print pages are rendered on every request
 def qr_svg(url: str) -> str:
     """The QR code for ``url`` as inline SVG: no ``style`` attribute, a fixed width and height.
 

@@ -100,9 +100,8 @@ class PlayLink:
 
 def deck_plays(record: SetRecord, engine: str) -> bool:
     """Whether the set's playable deck deals a game of ``engine`` (never offer a dead end),
-    by the game's own recipe; kept with the content snapshot."""
-    key = ("deck-plays", record.key, engine)
-    return content.current().kept(key, lambda: unplayable(record, engine) is None)
+    by the game's own recipe."""
+    return unplayable(record, engine) is None
 
 
 def play_links(record: SetRecord) -> list[PlayLink]:
@@ -212,19 +211,11 @@ class Shown:
 
 
 def cover_of(src: str) -> ContentNote | None:
-    """The flag that covers a picture file, from whichever set flags it (kept per snapshot)."""
+    """The flag that covers a picture file, from whichever set flags it."""
     snapshot = content.current()
-
-    def flags() -> dict[str, ContentNote]:
-        found: dict[str, ContentNote] = {}
-        records = [e.record for e in snapshot.sets.values()]  # drafts too, as content.py's
-        records += [e.record for e in snapshot.drafts.get("set", {}).values()]
-        for use in uses(records):
-            if use.flag is not None:
-                found.setdefault(use.image.src, use.flag)
-        return found
-
-    return snapshot.kept("picture-flags", flags).get(src)
+    records = [e.record for e in snapshot.sets.values()]  # drafts too, as content.py's
+    records += [e.record for e in snapshot.drafts.get("set", {}).values()]
+    return next((u.flag for u in uses(records) if u.flag and u.image.src == src), None)
 
 
 def shown(image: Image, flag: ContentNote | None = None) -> Shown:

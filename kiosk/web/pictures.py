@@ -116,13 +116,9 @@ def picture(image: Image | None) -> Picture | None:
 def _srcs_by_id() -> dict[str, str]:
     """picture id → original, for every picture a published (or draft) set names."""
     snapshot = current()
-
-    def make() -> dict[str, str]:
-        records = [e.record for e in snapshot.sets.values()]
-        records += [e.record for e in snapshot.drafts.get("set", {}).values()]
-        return {picture_id(u.image.src): u.image.src for u in uses(records)}
-
-    return snapshot.kept("picture-ids", make)
+    records = [e.record for e in snapshot.sets.values()]
+    records += [e.record for e in snapshot.drafts.get("set", {}).values()]
+    return {picture_id(u.image.src): u.image.src for u in uses(records)}
 
 
 def _uncovered_src(pid: str) -> str:

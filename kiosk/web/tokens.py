@@ -35,7 +35,6 @@ from itsdangerous import BadSignature, URLSafeTimedSerializer
 from itsdangerous.encoding import base64_decode, base64_encode
 
 from kiosk.games import registry
-from kiosk.memo import memoized
 
 FORMAT = 1  # bump when the record's shape changes: older tokens then read as malformed
 MAX_TOKEN_CHARS = 64_000  # far beyond any real game: a longer token is refused unread
@@ -160,12 +159,7 @@ def deck_fingerprint(card_ids: list[str] | tuple[str, ...]) -> str:
 
 def key_id() -> str:
     """A short id of this server's secret (8 characters of a hash): tokens carry it."""
-    return _key_id(_secret())
-
-
-@memoized
-def _key_id(secret: bytes) -> str:
-    digest = hashlib.sha256(b"kiosk.key-id\0" + secret).digest()[:6]
+    digest = hashlib.sha256(b"kiosk.key-id\0" + _secret()).digest()[:6]
     return base64_encode(digest).decode("ascii")
 
 
@@ -176,18 +170,7 @@ def max_age() -> int:
 
 def _serializer(game: str) -> URLSafeTimedSerializer:
     """itsdangerous's serializer for ``game``'s tokens: the app's secret, a salt per game."""
-    return _serializer_for(_secret(), game)
-
-
-@memoized
-def _serializer_for(secret: bytes, game: str) -> URLSafeTimedSerializer:
-    """Made once per secret and game (a serializer holds no request's state).
-
-    Its own HMAC-SHA1, given as ``hashlib.sha1`` (the same bytes as its default): hmac then
-    takes OpenSSL's path, not the pure-Python one its lazy default leads to."""
-    return URLSafeTimedSerializer(
-        secret, salt=SALT + game, signer_kwargs={"digest_method": hashlib.sha1}
-    )
+    return URLSafeTimedSerializer(_secret(), salt=SALT + game)
 
 
 def dump(record: PlayRecord) -> str:

@@ -12,7 +12,7 @@ from kiosk.catalogue.scenarios import Run, Step, seat_name
 from kiosk.catalogue.schema import SetRecord
 from kiosk.games.snap import engine as snap
 from kiosk.web.cardfaces import quoted
-from kiosk.web.cards import Face, back_src, card_face, dom_id, find_face
+from kiosk.web.cards import back_src, card_face, dom_id, find_face
 from kiosk.web.play.games import HUMAN
 from kiosk.web.play.games import packs as pile_names
 
@@ -140,24 +140,17 @@ def story(
 
 
 class CardLooks:
-    """How a set's cards show on the table (picture URL, name), each worked out once: one per
-    set, content version and mount point (kept with the setup context)."""
+    """How a set's cards show on the table (picture URL, name), each card worked out once:
+    one per set, content version and mount point (kept with the setup context; it saves 7 %
+    of an action over the snapshot's faces alone, docs/architecture.md "Caches")."""
 
     def __init__(self, set_record: SetRecord) -> None:
         self.set_record = set_record
-        self._faces: dict[str, Face] = {}
-        self._looks: dict[str, SimpleNamespace] = {}
-
-    def face(self, face: str) -> Face:
-        """A card's picture (an engine card's ``face`` key): its photograph or its drawing."""
-        found = self._faces.get(face)
-        if found is None:
-            found = self._faces[face] = card_face(face)
-        return found
+        self._looks: dict[str, SimpleNamespace] = {}  # card id → its look
 
     def src(self, face: str) -> str:
         """The URL of a card picture (an engine card's ``face`` key)."""
-        return self.face(face).src
+        return card_face(face).src
 
     def look(self, card: dict[str, Any] | None) -> SimpleNamespace | None:
         """A card of the engine's view as the table shows it: ``id``, ``src``, ``alt`` (its
@@ -166,14 +159,10 @@ class CardLooks:
             return None
         found = self._looks.get(card["id"])
         if found is None:
-            face = self.face(card["face"])
-            found = SimpleNamespace(
-                id=card["id"],
-                src=face.src,
-                alt=card_alt(card, self.set_record),
-                css=face.css,
+            face = card_face(card["face"])
+            found = self._looks[card["id"]] = SimpleNamespace(
+                id=card["id"], src=face.src, alt=card_alt(card, self.set_record), css=face.css
             )
-            self._looks[card["id"]] = found
         return found
 
 

@@ -118,19 +118,6 @@ def decode_action(item: Any) -> dict[str, Any]:
     return action
 
 
-_TURNS = tuple({"type": "turn", "player": p} for p in range(8))  # shared: the engine only reads
-_TURN_CODES = {f"t{p}": turn for p, turn in enumerate(_TURNS)}
-
-
-def decode_actions(items: tuple[Any, ...]) -> list[dict[str, Any]]:
-    """Every action of a record (a turn, by far the most common, without a new dict)."""
-    turns = _TURN_CODES
-    return [
-        turn if (turn := turns.get(item) if type(item) is str else None) else decode_action(item)
-        for item in items
-    ]
-
-
 def reaction(raw: str | None) -> float:
     """The reaction (ms) the page sent, for the engine to judge; none sent (no JavaScript)
     counts as ``UNMEASURED_MS``. Only read here: the engine refuses a negative or
@@ -314,8 +301,7 @@ class Snap(PlayGame):
         return encode_action(action)
 
     def decode_action(self, item: Any) -> dict[str, Any]:
-        """A token's item (a turn, by far the most common, without a new dict)."""
-        return (_TURN_CODES.get(item) if type(item) is str else None) or decode_action(item)
+        return decode_action(item)
 
     def play(self, game: Game, action: dict[str, Any]) -> None:
         """Apply one engine action; record it unless it changed nothing (a late call)."""

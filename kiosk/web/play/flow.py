@@ -89,14 +89,16 @@ def deck_and_print(game: PlayGame, set_record: SetRecord) -> tuple[list[Card], s
     """The set's deck for ``game`` and its fingerprint, kept with the content snapshot (an
     empty deck when the set cannot play the game)."""
 
-    def make() -> tuple[list[Card], str]:
+    decks, key = content.derived().decks, (game.slug, set_record.key)
+    found = decks.get(key)
+    if found is None:
         try:
             deck = game.deck(set_record)
+            found = deck, tokens.deck_fingerprint([c.id for c in deck])
         except DeckRefused:
-            return [], ""
-        return deck, tokens.deck_fingerprint([c.id for c in deck])
-
-    return content.current().kept(("play-deck", game.slug, set_record.key), make)
+            found = [], ""
+        found = decks.setdefault(key, found)
+    return found
 
 
 def setup_context(game: PlayGame, set_record: SetRecord) -> dict[str, Any]:
@@ -104,8 +106,11 @@ def setup_context(game: PlayGame, set_record: SetRecord) -> dict[str, Any]:
     content snapshot per game, set and mount point, and a fresh dict each time for the caller."""
     if current_app.debug:  # edited templates show at once
         return _setup_context(game, set_record)
-    key = ("play-setup", game.slug, set_record.key, request.script_root)
-    return dict(content.current().kept(key, lambda: _setup_context(game, set_record)))
+    setups, key = content.derived().setups, (game.slug, set_record.key, request.script_root)
+    found = setups.get(key)
+    if found is None:
+        found = setups.setdefault(key, _setup_context(game, set_record))
+    return dict(found)
 
 
 def _setup_context(game: PlayGame, set_record: SetRecord) -> dict[str, Any]:
@@ -126,8 +131,6 @@ def _setup_context(game: PlayGame, set_record: SetRecord) -> dict[str, Any]:
         "record": set_record,
         "flagged": flagged,
         "flagged_notes": notes,
-        # the same for every action of a game: rendered here, once per set and version
-        "flagged_notice": parts.flagged_notice(flagged, notes),  # type: ignore[attr-defined]
         "play_parts": parts,
         "card_parts": card_parts,
         "deck_size": len(deck),

@@ -160,7 +160,11 @@ class PlayGame:
 
     def _from_file(self, what: str, make: Any) -> Any:
         """``make(record)``, kept with this request's content snapshot."""
-        return content.current().kept(("play-words", self.slug, what), lambda: make(self.record()))
+        words, key = content.derived().words, (self.slug, what)
+        found = words.get(key)
+        if found is None:
+            found = words.setdefault(key, make(self.record()))
+        return found
 
     @property
     def title(self) -> str:

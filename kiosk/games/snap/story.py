@@ -4,6 +4,7 @@ template draws it (``step_table``)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from types import SimpleNamespace
 from typing import Any
 
@@ -17,6 +18,8 @@ from kiosk.web.play.games import HUMAN
 from kiosk.web.play.games import packs as pile_names
 
 VISITORS = (0, 1)  # the two visitors' seats when two play together
+VISITOR_NAMES = ("Blue", "Orange")
+VISITOR_KEYS = (("A", "S"), ("L", "K"))  # (Snap!, Snap Pool!) for each visitor
 
 
 def card_alt(card: dict[str, Any] | None, set_record: SetRecord) -> str:
@@ -171,6 +174,99 @@ def with_top(card: SimpleNamespace | None, **more: Any) -> SimpleNamespace:
     return SimpleNamespace(
         **more, top=card, top_alt=card.alt if card else "", top_src=card.src if card else None
     )
+
+
+def seat_views(
+    s: snap.SnapState,
+    v: dict[str, Any],
+    told: Story,
+    look: Callable[[dict[str, Any] | None], SimpleNamespace | None],
+    who: list[str],
+    together: bool,
+    current: int | None,
+    turns: list[int],
+) -> tuple[list[SimpleNamespace], set[str]]:
+    """Each seat as the live table draws it, from the visitor's view ``v`` (``current``: whose
+    card is to turn; ``turns``: who turned one in this action), and the cards just matched,
+    which are drawn at the winner's seat."""
+    o = s.options
+    matched: set[str] = set()
+    seats = []  # objects, not dicts: Jinja tries an attribute first, and on a dict that fails
+    for info in v["players"]:
+        p = info["seat"]
+        top = look(info["top"])
+        mark = told.marks.get(p)
+        if mark is not None and mark.cards:
+            # the matched cards fly to the winner's seat and are shown there, face up
+            matched.update(mark.cards)
+            cards = [look(snap.card_json(s.cards[cid])) for cid in mark.cards]
+            mark = SimpleNamespace(kind=mark.kind, words=mark.words, cards=cards)
+        visitor = p in o.humans if together else p == HUMAN
+        may = {a["type"] for a in snap.legal_actions(s, p)} if visitor else set()
+        seats.append(
+            SimpleNamespace(
+                **{**info, **vars(with_top(top)), "current": current == p},
+                name=who[p],
+                visitor=visitor,
+                colour=VISITOR_NAMES[p].lower() if together and visitor else None,
+                can_turn="turn" in may,
+                can_call=not s.over and "call" in may,
+                can_pool=not s.over and "call-pool" in may,
+                keys=VISITOR_KEYS[p] if together and visitor else None,
+                # the names snap.js moves the cards by: the card about to be turned and the
+                # card just turned share one, "flip-<seat>"
+                down_data={
+                    "vt-next": f"flip-{p}"
+                    if (current == p or (o.speed and not info["out"])) and not s.over
+                    else None
+                },
+                top_data={
+                    "vt": f"card-{top.id}" if top else None,
+                    "vt-turned": f"flip-{p}" if p in turns else None,
+                },
+                mark=mark,
+                winner=s.over and p in s.winners,
+                pile=pile_size(info["down"] + info["up"]),
+            )
+        )
+    return seats, matched
+
+
+def ghosts(events: list[Any], shown: set[str]) -> dict[int, list[dict[str, Any]]]:
+    """The cards just won that the table no longer shows, drawn over the winner's pack so
+    snap.js can move them there."""
+    found: dict[int, list[dict[str, Any]]] = {}
+    for e in events:
+        won = e.data.get("tops", []) if e.type == "snap" else []
+        if e.type == "pool-won":
+            won = [e.data["pool_top"]]
+        found.setdefault(e.data.get("player", -1), []).extend(
+            {"vt": f"card-{c}"} for c in won if c not in shown
+        )
+    return found
+
+
+def match_words(s: snap.SnapState) -> str | None:
+    """At your own pace, what a match on the table asks of the visitor (for the live region)."""
+    w = s.window
+    if w is None or s.over or s.out[HUMAN] or any(c[1] == HUMAN for c in w.calls):
+        return None
+    if w.snap and w.pool:
+        return "It's a match — press Snap! (a top card matches the pool too: Snap Pool! wins it)."
+    if w.snap:
+        return "It's a match — press Snap!"
+    if w.pool:
+        return "A top card matches the pool — press Snap Pool!"
+    return None
+
+
+def keys_words(show_pool: bool) -> list[str]:
+    """The keys each visitor may press instead of a tap (said on screen, at their edge)."""
+    out = []
+    for name, (snap_key, pool_key) in zip(VISITOR_NAMES, VISITOR_KEYS, strict=True):
+        pool = f", {pool_key} for Snap Pool!" if show_pool else ""
+        out.append(f"{name}: key {snap_key} for Snap!{pool}")
+    return out
 
 
 def centre_pile(

@@ -21,11 +21,15 @@ from kiosk.games.cards import Card
 from kiosk.games.core import GameError, Hearer
 from kiosk.games.snap import engine as snap
 from kiosk.games.snap.story import (
+    VISITOR_NAMES,
     VISITORS,
     CardLooks,
     centre_pile,
+    ghosts,
     headline,
-    pile_size,
+    keys_words,
+    match_words,
+    seat_views,
     step_table,
     story,
     with_top,
@@ -63,8 +67,6 @@ ACTS = ("turn", "snap", "pool", "next", "auto-on", "auto-off")
 COMPUTER, TOGETHER, OWN_PACE = "computer", "together", "own-pace"
 MODES = (COMPUTER, TOGETHER, OWN_PACE)
 # Each visitor's name, colour and keys: told apart by colour and by the edge they stand at
-VISITOR_NAMES = ("Blue", "Orange")
-VISITOR_KEYS = (("A", "S"), ("L", "K"))  # (Snap!, Snap Pool!) for each visitor
 TOO_MANY = "Please choose again: two of you play with up to two computer players."
 NONE_ALONE = (
     "Please choose again: on your own you play with one to three computer players "
@@ -199,20 +201,6 @@ def can_turn_now(s: snap.SnapState, seat: int = HUMAN) -> bool:
     return any(a["type"] == "turn" for a in snap.legal_actions(s, seat))
 
 
-def match_words(s: snap.SnapState) -> str | None:
-    """At your own pace, what a match on the table asks of the visitor (for the live region)."""
-    w = s.window
-    if w is None or s.over or s.out[HUMAN] or any(c[1] == HUMAN for c in w.calls):
-        return None
-    if w.snap and w.pool:
-        return "It's a match — press Snap! (a top card matches the pool too: Snap Pool! wins it)."
-    if w.snap:
-        return "It's a match — press Snap!"
-    if w.pool:
-        return "A top card matches the pool — press Snap Pool!"
-    return None
-
-
 COUNTDOWN_FROM = 10  # the turns left are told big, and said, from here down
 
 
@@ -227,15 +215,6 @@ def parse_calls(raw: str | None) -> list[tuple[int, str, float]]:
         fresh = all(str(c[0]) != seat for c in out)
         if seat in ("0", "1") and kind in ("snap", "pool") and ms and fresh:
             out.append((int(seat), kind, reaction(ms)))
-    return out
-
-
-def keys_words(show_pool: bool) -> list[str]:
-    """The keys each visitor may press instead of a tap (said on screen, at their edge)."""
-    out = []
-    for name, (snap_key, pool_key) in zip(VISITOR_NAMES, VISITOR_KEYS, strict=True):
-        pool = f", {pool_key} for Snap Pool!" if show_pool else ""
-        out.append(f"{name}: key {snap_key} for Snap!{pool}")
     return out
 
 
@@ -439,45 +418,7 @@ class Snap(PlayGame):
         who_plays = mode(o)
         together = who_plays == TOGETHER
         told = story(game.events, None if together else HUMAN, s.over, list(s.winners), who)
-        matched: set[str] = set()
-        seats = []  # objects, not dicts: Jinja tries an attribute first, and on a dict that fails
-        for info in v["players"]:
-            p = info["seat"]
-            top = look(info["top"])
-            mark = told.marks.get(p)
-            if mark is not None and mark.cards:
-                # the matched cards fly to the winner's seat and are shown there, face up
-                matched.update(mark.cards)
-                cards = [look(snap.card_json(s.cards[cid])) for cid in mark.cards]
-                mark = SimpleNamespace(kind=mark.kind, words=mark.words, cards=cards)
-            visitor = p in o.humans if together else p == HUMAN
-            may = {a["type"] for a in snap.legal_actions(s, p)} if visitor else set()
-            seats.append(
-                SimpleNamespace(
-                    **{**info, **vars(with_top(top)), "current": current == p},
-                    name=who[p],
-                    visitor=visitor,
-                    colour=VISITOR_NAMES[p].lower() if together and visitor else None,
-                    can_turn="turn" in may,
-                    can_call=not s.over and "call" in may,
-                    can_pool=not s.over and "call-pool" in may,
-                    keys=VISITOR_KEYS[p] if together and visitor else None,
-                    # the names snap.js moves the cards by: the card about to be turned and the
-                    # card just turned share one, "flip-<seat>"
-                    down_data={
-                        "vt-next": f"flip-{p}"
-                        if (current == p or (o.speed and not info["out"])) and not s.over
-                        else None
-                    },
-                    top_data={
-                        "vt": f"card-{top.id}" if top else None,
-                        "vt-turned": f"flip-{p}" if p in turns else None,
-                    },
-                    mark=mark,
-                    winner=s.over and p in s.winners,
-                    pile=pile_size(info["down"] + info["up"]),
-                )
-            )
+        seats, matched = seat_views(s, v, told, look, who, together, current, turns)
         turned_centre = f"flip-{turns[-1]}" if turns and o.layout == "central" else None
         centre = v["centre"]
         if centre:
@@ -490,14 +431,6 @@ class Snap(PlayGame):
         shown = {c.id for c in (pool.top, *(seat.top for seat in seats)) if c} | matched
         if centre:
             shown |= {c.id for c in (centre.top, centre.below) if c}
-        ghosts: dict[int, list[dict[str, Any]]] = {}  # cards just won, over the winner's pack
-        for e in game.events:
-            won = e.data.get("tops", []) if e.type == "snap" else []
-            if e.type == "pool-won":
-                won = [e.data["pool_top"]]
-            ghosts.setdefault(e.data.get("player", -1), []).extend(
-                {"vt": f"card-{c}"} for c in won if c not in shown
-            )
         faces = []
         if s.turn == 0:  # the first table preloads every face, so no turned card waits to load
             faces = sorted({looks.src(c.face) for c in s.cards.values() if c.face})
@@ -526,7 +459,7 @@ class Snap(PlayGame):
             "pool": pool,
             "words": words,
             "headline": headline(words, outcomes),
-            "ghosts": ghosts,
+            "ghosts": ghosts(game.events, shown),
             "faces": faces,
             "turn": v["window"]["turn"] if v["window"] else s.turn,
             "can_turn": "turn" in legal,

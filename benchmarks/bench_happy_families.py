@@ -51,7 +51,7 @@ SETS = ("twizzles-happy-families", "jaques-happy-families")
 
 
 @dataclass
-class Game:
+class Played:
     """One scripted game: asks by seat, and whether the visitor won."""
 
     asks: list[int]
@@ -64,7 +64,7 @@ class Game:
         return (computer * self.pace + self.asks[VISITOR] * think) / 60
 
 
-def play(deck: list, bots: int, level: str, visitor: str, seed: int) -> Game:
+def play(deck: list, bots: int, level: str, visitor: str, seed: int) -> Played:
     """One game to its end: the computer players as the play page moves them, the scripted
     visitor as a player of level ``visitor``."""
     options = hf.options_for("classic", players=bots + 1, level=level, tricks_face_down=False)
@@ -84,7 +84,7 @@ def play(deck: list, bots: int, level: str, visitor: str, seed: int) -> Game:
         state, _ = hf.apply(state, action)
         asks[seat] += 1
     pace = HappyFamilies().pace_for(state) / 1000
-    return Game(asks, VISITOR in hf.result(state)["winners"], pace)
+    return Played(asks, VISITOR in hf.result(state)["winners"], pace)
 
 
 def quantile(values: list[float], q: float) -> float:

@@ -14,7 +14,7 @@ from kiosk.games.snap import engine as snap
 from kiosk.games.snap.web import GAME, next_action
 from kiosk.web import tokens
 from kiosk.web.play import flow
-from kiosk.web.play.games import HUMAN, Game
+from kiosk.web.play.games import HUMAN, Played
 
 SET = "misc-869-1986"
 SETUP = {"variant": "woolworths", "bots": "2", "level": "medium"}  # the setup page's form
@@ -31,9 +31,9 @@ def played(app: Any, nonce: str, actions: int) -> tuple[str, str] | None:
         record = dataclasses.replace(
             flow.new_record(GAME, set_record, options, settings), nonce=nonce
         )
-        deck = flow.deck_and_print(GAME, set_record)[0]
+        deck = flow.deck_and_fingerprint(GAME, set_record)[0]
         state, _ = snap.new_game(deck, options, tokens.seed_for(record.nonce))
-        game = Game(record, state)
+        game = Played(record, state)
         while len(game.record.actions) < actions and not state.over:
             w = state.window
             n = len(game.record.actions)

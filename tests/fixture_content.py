@@ -31,7 +31,7 @@ def _complete(path: Path) -> None:
     end = text.find("\n---", 4)
     front = text[: end + 1] if end != -1 else ""
     found = _ENGINE.search(front)
-    if end == -1 or found is None or found[1] not in registry.games() or "\nvariants:" in front:
+    if end == -1 or found is None or found[1] not in registry.names() or "\nvariants:" in front:
         return
     path.write_text(front + words_yaml(found[1]) + text[end + 1 :], encoding="utf-8")
 

@@ -63,7 +63,7 @@ def soup(response) -> BeautifulSoup:
 
 def test_its_engine_follows_the_protocol_and_simulates(higher):
     assert missing_from(higher) == []
-    assert registry.games()[-1] == "higher" and registry.games()[0] == flow.FIRST
+    assert registry.names()[-1] == "higher" and registry.names()[0] == flow.FIRST
     options = simulate.make_options(higher, "classic", None, None)
     run = simulate.play(higher, higher.default_deck(), options, 1, "steady")
     assert run.finished and len(run.actions) == 40 and sum(run.result["scores"]) <= 40

@@ -1,7 +1,7 @@
 """Inside an embed every link a page draws stays under ``/embed/``: a walk of the play and
 rule pages.
 
-For every set and every game it plays (from the app's own catalogue and ``flow.games()``),
+For every set and every game it plays (from the app's own catalogue and ``adapters()``),
 the walk opens the embedded setup page, submits the setup form with its defaults, plays
 the game to its end with the table's own buttons and checks the setup, every table and the
 result page. It then walks the embedded rule step-throughs from ``/embed/rules/``. On each
@@ -27,6 +27,7 @@ from kiosk import create_app
 from kiosk.web import content
 from kiosk.web.embed import PREFIX
 from kiosk.web.play import flow
+from kiosk.web.play.games import adapters
 
 HOST = "localhost"  # Flask's test client's host
 ORIGIN = f"http://{HOST}"
@@ -46,7 +47,7 @@ def _catalogue() -> tuple[list[tuple[str, str]], list[str]]:
         plays = [
             (slug, game)
             for slug, entry in snapshot.sets.items()
-            for game, plugin in flow.games().items()
+            for game, plugin in adapters().items()
             if plugin.plays(entry.record)  # type: ignore[arg-type]
         ]
         return plays, sorted(snapshot.scenarios)

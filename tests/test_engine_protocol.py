@@ -18,7 +18,7 @@ import pytest
 from kiosk.games import registry
 from kiosk.games.core import Hearer, missing_from
 
-GAMES = registry.games()
+GAMES = registry.names()
 RANDOM_GAMES = 60  # per game, spread over its variants
 PICKLED_EVERY = 7  # a whole-state snapshot every few moves (the costliest check)
 

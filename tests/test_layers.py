@@ -20,7 +20,7 @@ from kiosk.games import registry
 @pytest.mark.parametrize(
     "module",
     [
-        *(registry.engine(name).__name__ for name in registry.games()),
+        *(registry.engine(name).__name__ for name in registry.names()),
         "kiosk.games.registry",
         "kiosk.games.simulate",
         "kiosk.catalogue.store",
@@ -242,7 +242,7 @@ def _game_words(app) -> dict[str, str]:
     from kiosk.web import content
 
     words: dict[str, str] = {}
-    for name in registry.games():
+    for name in registry.names():
         engine = registry.game(name).engine
         words[name] = "a game"
         for action, fields in engine.ACTION_FIELDS.items():

@@ -14,6 +14,7 @@ from bs4 import BeautifulSoup
 from kiosk import create_app
 from kiosk.web import insights, tokens
 from kiosk.web.play import flow
+from kiosk.web.play.games import adapters
 
 # game -> (a set that plays it, its setup address, a setup form, a button that does something)
 GAMES: dict[str, tuple[str, str, dict[str, str], dict[str, str]]] = {
@@ -26,7 +27,7 @@ GAMES: dict[str, tuple[str, str, dict[str, str], dict[str, str]]] = {
     ),
     "snitchems": ("snitchems-1797", "/sets/snitchems-1797/play/snitchems", {}, {"move": "next"}),
 }
-STEPPED = [game for game in GAMES if not flow.games()[game].own_script]
+STEPPED = [game for game in GAMES if not adapters()[game].own_script]
 
 
 @pytest.fixture
@@ -159,7 +160,7 @@ def record_of(app, page: BeautifulSoup, game: str) -> tokens.PlayRecord:
 @pytest.mark.parametrize("game", GAMES)
 def test_a_button_not_of_the_game_is_400_with_the_table(app, client, game):
     page = started(client, game)
-    field = flow.games()[game].field
+    field = adapters()[game].field
     response = tap(client, game, page, **{field: "explode"})
     assert response.status_code == 400
     assert flow.NOT_A_BUTTON in status(response)

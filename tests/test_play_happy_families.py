@@ -69,7 +69,7 @@ def act(client, response, move: str, **extra: str):
     return client.post(ACT, data={**fields(response), "move": move, **extra})
 
 
-def game_of(app, response) -> pf.Game:
+def game_of(app, response) -> pf.Played:
     with app.test_request_context():
         record = tokens.load(fields(response)["token"], hf.GAME)
         return flow.rebuild(pf.GAME, record, flow.game_or_404(hf.GAME, TWIZZLES)[1])

@@ -22,7 +22,7 @@ from kiosk.games.snap import engine as snap
 from kiosk.games.snap import web as play
 from kiosk.web import tokens
 from kiosk.web.play import flow
-from kiosk.web.play.games import HUMAN, Game
+from kiosk.web.play.games import HUMAN, Played
 
 WOOLWORTHS = "misc-869-1986"
 STANDARD = "snap-standard-deck"
@@ -73,15 +73,15 @@ def set_record_of(slug: str):
     return flow.game_or_404("snap", slug)[1]
 
 
-def rebuild(record, set_record) -> Game:
+def rebuild(record, set_record) -> Played:
     return flow.rebuild(play.GAME, record, set_record)
 
 
 def deck_of(set_record):
-    return flow.deck_and_print(play.GAME, set_record)[0]
+    return flow.deck_and_fingerprint(play.GAME, set_record)[0]
 
 
-def game_of(app, token: str, slug: str = STANDARD) -> Game:
+def game_of(app, token: str, slug: str = STANDARD) -> Played:
     with app.test_request_context():
         return rebuild(tokens.load(token, "snap"), set_record_of(slug))
 
@@ -512,7 +512,7 @@ def test_a_false_start_on_no_match_pays_no_penalty(app, client):
 def test_a_match_stays_on_the_table_as_long_as_at_the_slowest_level(app, client, level):
     token, _ = a_match_to_call(app, client, level)
     state = game_of(app, token).state
-    game = Game(tokens_record(app, token), state, [])
+    game = Played(tokens_record(app, token), state, [])
     with app.test_request_context():
         pace = play.GAME.pace_ms(game)
     assert pace is not None and pace >= play.MATCH_OPEN_MS == play.PACE_MS["easy"]
@@ -523,7 +523,7 @@ def test_a_match_stays_on_the_table_as_long_as_at_the_slowest_level(app, client,
         token,
         lambda s: not (s.window and s.window.has_to_settle()) and snap.to_move(s) != [HUMAN],
     )
-    game = Game(tokens_record(app, quiet), game_of(app, quiet).state, [])
+    game = Played(tokens_record(app, quiet), game_of(app, quiet).state, [])
     with app.test_request_context():
         assert play.GAME.pace_ms(game) == play.PACE_MS[level]  # other cards keep the level's pace
 

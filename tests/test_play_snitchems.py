@@ -56,7 +56,7 @@ def act(client, response, move: str):
     return client.post(ACT, data={**fields(response), "move": move})
 
 
-def game_of(app, response) -> ps.Game:
+def game_of(app, response) -> ps.Played:
     with app.test_request_context():
         record = tokens.load(fields(response)["token"], sn.GAME)
         return flow.rebuild(ps.GAME, record, flow.game_or_404(sn.GAME, SET)[1])

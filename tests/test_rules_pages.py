@@ -37,7 +37,7 @@ def test_index_lists_every_game_and_variant_with_its_source(client):
     assert response.status_code == 200
     page = soup(response)
     text = page.get_text(" ", strip=True)
-    for game in registry.games():
+    for game in registry.names():
         for variant in shipped_variants(game).values():
             assert variant.title in text
             assert variant.description in text

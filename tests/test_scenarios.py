@@ -37,7 +37,7 @@ def test_real_content_has_no_problems(snapshot):
 
 @pytest.mark.parametrize(
     ("game", "variant"),
-    [(g, v) for g in registry.games() for v in registry.engine(g).VARIANTS],
+    [(g, v) for g in registry.names() for v in registry.engine(g).VARIANTS],
 )
 def test_every_variant_has_a_scenario(snapshot, game, variant):
     found = [

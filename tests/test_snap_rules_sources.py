@@ -266,7 +266,7 @@ def trace_section(game: str) -> str:
     return text[start:end]
 
 
-@pytest.mark.parametrize("game", registry.games())
+@pytest.mark.parametrize("game", registry.names())
 def test_every_event_an_engine_emits_is_in_the_trace_doc(game: str) -> None:
     module = registry.engine(game)
     seen: set[str] = set()

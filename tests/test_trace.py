@@ -81,7 +81,7 @@ def test_real_snap_lines_validate_against_the_documented_schema(variant) -> None
         assert validate(json.loads(trace.dumps(line)), found["line"]) == []
 
 
-@pytest.mark.parametrize("game", registry.games())
+@pytest.mark.parametrize("game", registry.names())
 def test_every_installed_engine_traces_and_checks(game) -> None:
     from kiosk.games import simulate as sim
 

@@ -407,7 +407,7 @@ def game_warnings(checked: list[Checked], engines: dict[str, str]) -> list[Probl
             continue
         for i, slug in enumerate(record.games):
             engine = engines.get(slug)
-            why = unplayable(record, engine) if engine in registry.games() else None
+            why = unplayable(record, engine) if engine in registry.names() else None
             if why:
                 line, col = item.source.position(("games", i))
                 found.append(
@@ -427,7 +427,7 @@ def own_rules_problems(checked: list[Checked], engines: dict[str, str]) -> dict[
             continue
         for game, variant in record.own_rules.items():
             engine = engines.get(game)
-            if game in record.games and engine not in registry.games():
+            if game in record.games and engine not in registry.names():
                 continue  # the game's file cannot be read: its own problem says so
             if game not in record.games:
                 listed = ", ".join(record.games) or "none"

@@ -36,7 +36,7 @@ def seed_titles() -> dict[str, str]:
     file's object) as a visitor should see them named in an attribution: every game's own."""
     return {
         key: title
-        for name in registry.games()
+        for name in registry.names()
         for key, title in registry.game(name).sources.items()
     }
 

@@ -29,7 +29,7 @@ Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
 
 def _registered_game(name: str) -> str:
     """A game's engine must be one the registry lists (kiosk.games.registry)."""
-    known = registry.games()
+    known = registry.names()
     if name not in known:
         quoted = [f"'{k}'" for k in known]
         either = " or ".join([", ".join(quoted[:-1]), quoted[-1]] if len(quoted) > 1 else quoted)

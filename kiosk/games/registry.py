@@ -40,7 +40,7 @@ def forget() -> None:
         _games.clear()
 
 
-def games() -> list[str]:
+def names() -> list[str]:
     """The names of every game, in the kiosk's order."""
     return list(_found())
 

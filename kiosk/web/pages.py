@@ -35,6 +35,7 @@ from kiosk.web.cards import face_alt, face_src, front_picture, standard_src
 from kiosk.web.pictures import Picture as Photo
 from kiosk.web.pictures import covered_url, picture
 from kiosk.web.play import flow
+from kiosk.web.play.games import adapters
 
 bp = Blueprint("pages", __name__)
 
@@ -84,7 +85,7 @@ def wants_fragment() -> bool:
 
 def play_url(set_key: str, game: str = flow.FIRST) -> str | None:
     """Where to play ``game`` with a set (inside an embed, the embed's URL), or None."""
-    if game not in flow.games() or "play.setup" not in current_app.view_functions:
+    if game not in adapters() or "play.setup" not in current_app.view_functions:
         return None
     return url_for("play.setup", slug=set_key, game=game)
 

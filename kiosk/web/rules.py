@@ -53,7 +53,7 @@ def game_table(run: Run, step: Step, set_record: SetRecord, ids: str = "") -> Ma
         "play_parts": env.get_template("play/_parts.html").module,
     }
     context = game.step_table(run, step, set_record)
-    html = render_template(f"play/_{game.slug}.html", watch=True, **parts, **context)
+    html = render_template(f"play/_{game.slug}.html", rule_step=True, **parts, **context)
     return Markup(ID_REFS.sub(rf'\1="{ids}', html) if ids else html)
 
 

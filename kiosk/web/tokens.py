@@ -206,7 +206,7 @@ def load(token: Any, game: str) -> PlayRecord:
 def _refusal(token: str, game: str, exc: BadSignature) -> BadToken:
     """Why a token's signature does not match ``game``'s, in the visitor's terms."""
     # another game's token fails the signature too (the salt differs): tell them apart
-    for other in registry.games():
+    for other in registry.names():
         if other != game and _serializer(other).make_signer().validate(token):
             return BadToken("wrong-game", f"this is a token for {other}")
     if exc.payload is None:  # not even a payload and a signature

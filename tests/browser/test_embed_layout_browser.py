@@ -160,7 +160,7 @@ def test_no_link_of_an_embedded_rule_step_leads_out(new_context, server, host_pa
     """Every game's every step-through, framed, stepped through twice by the page's script:
     each link stays under /embed/, but the way out (a new tab, the same step on the kiosk)."""
     keys = _scenarios(server)
-    assert {k.split("/")[0] for k in keys} == set(registry.games())
+    assert {k.split("/")[0] for k in keys} == set(registry.names())
     _, frame = open_frame(new_context, host_page, framed(server, "/embed/rules/", 700))
     for key in keys:
         frame.goto(f"{server.url}/embed/rules/{key}/1")

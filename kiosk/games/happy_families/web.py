@@ -21,7 +21,7 @@ from kiosk.games.happy_families import engine as hf
 from kiosk.games.happy_families.engine import words as hfw
 from kiosk.web import tokens
 from kiosk.web.cards import back_src, dom_id
-from kiosk.web.play.games import HUMAN, Game, NotOnTheList, TurnGame, card_view
+from kiosk.web.play.games import HUMAN, NotOnTheList, Played, TurnGame, card_view
 from kiosk.web.play.games import packs as pile_names
 
 DEFAULT_LEVEL = "forgetful"
@@ -38,7 +38,7 @@ def bot_names(level: str, bots: int) -> list[str]:
     return ["You", *GAME.player_names(level, bots)]
 
 
-def variant_of(game: Game) -> str:
+def variant_of(game: Played) -> str:
     """The variant the game is played by."""
     return "variation" if game.state.options.variation else "classic"
 
@@ -342,12 +342,12 @@ class HappyFamilies(TurnGame):
             raise tokens.BadToken("malformed", "an action in the record is not readable") from None
         return {"type": kind, "player": player, "target": target, key: what}
 
-    def wait_words(self, game: Game) -> str:
+    def wait_words(self, game: Played) -> str:
         if game.state.turn == HUMAN:
             return "It is your turn: choose a player to ask."
         return f"Wait for your turn: it is {hf.names(game.state)[game.state.turn]}'s turn to ask."
 
-    def visitor_move(self, game: Game, kind: str, rest: str) -> str | None:
+    def visitor_move(self, game: Played, kind: str, rest: str) -> str | None:
         """Pick a player to ask, then ask them for a card (or claim a trick)."""
         s = game.state
         if kind == "pick":
@@ -373,7 +373,7 @@ class HappyFamilies(TurnGame):
         return None
 
     def table(
-        self, game: Game, set_record: SetRecord, setup: Mapping[str, Any], note: str | None
+        self, game: Played, set_record: SetRecord, setup: Mapping[str, Any], note: str | None
     ) -> dict[str, Any]:
         """The others' seats, the visitor's hand by family, what they may ask for, the words."""
         s = game.state

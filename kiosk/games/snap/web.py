@@ -35,7 +35,7 @@ from kiosk.games.snap.story import (
     with_top,
 )
 from kiosk.web import tokens
-from kiosk.web.play.games import HUMAN, Game, NotOnTheList, PlayGame
+from kiosk.web.play.games import HUMAN, NotOnTheList, Played, PlayGame
 
 DEFAULT_LEVEL = "easy"
 DEFAULT_BOTS = 1
@@ -157,7 +157,7 @@ def mode(options: snap.SnapOptions) -> str:
     return TOGETHER if len(options.humans) == 2 else COMPUTER
 
 
-def next_action(game: Game) -> dict[str, Any] | None:
+def next_action(game: Played) -> dict[str, Any] | None:
     """What "Next" (the page's pace) does now: a computer turn, a settle, or nothing (the
     game's own ``next_move``; with auto-turn on, the visitor's cards turn by themselves too)."""
     humans = () if game.record.settings.get("auto") else game.state.options.humans
@@ -185,7 +185,7 @@ def names(options: snap.SnapOptions) -> list[str]:
     return out
 
 
-def hearer(game: Game, looks: CardLooks, who: list[str] | None = None) -> Hearer:
+def hearer(game: Played, looks: CardLooks, who: list[str] | None = None) -> Hearer:
     """The visitor at the table: "you", the computer seats by name (``who``, when the caller
     has them already), cards by the set's names (as the table's pictures name them)."""
     cards = game.state.cards
@@ -282,7 +282,7 @@ class Snap(PlayGame):
     def decode_action(self, item: Any) -> dict[str, Any]:
         return decode_action(item)
 
-    def play(self, game: Game, action: dict[str, Any]) -> None:
+    def play(self, game: Played, action: dict[str, Any]) -> None:
         """Apply one engine action; record it unless it changed nothing (a late call)."""
         game.state, game.events = snap.apply(game.state, action)
         if len(game.events) == 1 and game.events[0].type == "late-call":
@@ -290,7 +290,7 @@ class Snap(PlayGame):
         else:
             game.record = game.record.plus(encode_action(action))
 
-    def act(self, game: Game, form: Mapping[str, str]) -> str | None:
+    def act(self, game: Played, form: Mapping[str, str]) -> str | None:
         """Turn, call Snap! or Snap Pool!, let "Next" move the game on, or switch auto-turn."""
         what, _, seat_text = form.get("act", "").partition(":")
         s = game.state
@@ -337,7 +337,7 @@ class Snap(PlayGame):
         return None
 
     def together(
-        self, game: Game, what: str, seat_text: str, form: Mapping[str, str]
+        self, game: Played, what: str, seat_text: str, form: Mapping[str, str]
     ) -> str | None:
         """Two visitors: a turn for whichever of them is to turn; calls on one card, sent
         together (``calls``) or one visitor's (``act=snap:1``), each with its own reaction
@@ -386,7 +386,7 @@ class Snap(PlayGame):
         game.recorded = recorded
         return None
 
-    def pace_ms(self, game: Game) -> int | None:
+    def pace_ms(self, game: Played) -> int | None:
         """The level's pace; a match stays open as long as at the slowest; outcomes hold. At
         your own pace nothing moves by itself: the visitor's "Go on" moves the game."""
         if game.state.over or next_action(game) is None:
@@ -403,7 +403,7 @@ class Snap(PlayGame):
         return pace
 
     def table(
-        self, game: Game, set_record: SetRecord, setup: Mapping[str, Any], note: str | None
+        self, game: Played, set_record: SetRecord, setup: Mapping[str, Any], note: str | None
     ) -> dict[str, Any]:
         """Seats, centre and pool, the words (a note last), and the buttons the visitor may tap."""
         s = game.state

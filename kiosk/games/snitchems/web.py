@@ -21,7 +21,7 @@ from kiosk.games.snitchems import engine as sn
 from kiosk.games.snitchems.engine import words as snw
 from kiosk.web import tokens
 from kiosk.web.cards import back_src, dom_id
-from kiosk.web.play.games import HUMAN, Game, NotOnTheList, TurnGame, card_view
+from kiosk.web.play.games import HUMAN, NotOnTheList, Played, TurnGame, card_view
 from kiosk.web.play.games import packs as pile_names
 
 COMPUTER = 1
@@ -238,12 +238,12 @@ class Snitchems(TurnGame):
         except (TypeError, ValueError):
             raise tokens.BadToken("malformed", "an action in the record is not readable") from None
 
-    def wait_words(self, game: Game) -> str:
+    def wait_words(self, game: Played) -> str:
         if game.state.turn == HUMAN:
             return "It is your turn."
         return f"Wait for your turn: {computer_name(game.level)} is playing."
 
-    def visitor_move(self, game: Game, kind: str, rest: str) -> str | None:
+    def visitor_move(self, game: Played, kind: str, rest: str) -> str | None:
         """Pick a card from the hand, then capture with it or lay it."""
         card, _, capture = rest.partition(":")
         if card not in game.state.places[f"hand:{HUMAN}"]:
@@ -265,7 +265,7 @@ class Snitchems(TurnGame):
         return None
 
     def table(
-        self, game: Game, set_record: SetRecord, setup: Mapping[str, Any], note: str | None
+        self, game: Played, set_record: SetRecord, setup: Mapping[str, Any], note: str | None
     ) -> dict[str, Any]:
         """Both hands, the table, the chosen card's captures, the score and the words."""
         s = game.state

@@ -39,8 +39,8 @@ from kiosk.web import content, insights, tokens
 from kiosk.web.cards import back_src
 from kiosk.web.play.games import (
     HUMAN,
-    Game,
     NotOnTheList,
+    Played,
     PlayGame,
     adapter_or_none,
     adapters,
@@ -49,7 +49,7 @@ from kiosk.web.play.games import (
 
 bp = Blueprint("play", __name__)
 
-FIRST = registry.games()[0]  # the game of a set's short addresses, /sets/<slug>/play[/act]
+FIRST = registry.names()[0]  # the game of a set's short addresses, /sets/<slug>/play[/act]
 STATE_CACHE_SIZE = 256  # games kept per process (a few kB each): far more than kiosks in use
 CACHE_EXTENSION = "play.state_cache"
 UNPLAYABLE = "These cards cannot be used for {game}: please choose another game or set."
@@ -71,11 +71,6 @@ BAD_TOKEN_WORDS = {
 # ----------------------------------------------------------------- sets, decks, setup
 
 
-def games() -> dict[str, PlayGame]:
-    """Every game's web adapter, by slug (the registry's games, in its order)."""
-    return adapters()
-
-
 def game_or_404(game: str, slug: str) -> tuple[PlayGame, SetRecord]:
     """The game and the set with these slugs if the set is played with it, else a 404."""
     plugin = adapter_or_none(game)
@@ -85,7 +80,7 @@ def game_or_404(game: str, slug: str) -> tuple[PlayGame, SetRecord]:
     return plugin, entry.record  # type: ignore[return-value]
 
 
-def deck_and_print(game: PlayGame, set_record: SetRecord) -> tuple[list[Card], str]:
+def deck_and_fingerprint(game: PlayGame, set_record: SetRecord) -> tuple[list[Card], str]:
     """The set's deck for ``game`` and its fingerprint, kept with the content snapshot (an
     empty deck when the set cannot play the game)."""
 
@@ -124,7 +119,7 @@ def _setup_context(game: PlayGame, set_record: SetRecord) -> dict[str, Any]:
     # render a comparison of the template globals on every action (about 20 us each).
     parts = current_app.jinja_env.get_template("play/_parts.html").module
     card_parts = current_app.jinja_env.get_template("cards/_card.html").module
-    deck = deck_and_print(game, set_record)[0]
+    deck = deck_and_fingerprint(game, set_record)[0]
     urls = {"game": game.slug, "slug": set_record.key}
     return {
         "game": game,
@@ -182,16 +177,16 @@ def new_record(game: PlayGame, set_record: SetRecord, options: Any, settings: di
         set_slug=set_record.key,
         options=options.to_json(),
         nonce=current_app.config.get("PLAY_NONCE") or tokens.new_nonce(),  # tests fix the deal
-        deck=deck_and_print(game, set_record)[1],
+        deck=deck_and_fingerprint(game, set_record)[1],
         settings=settings,
     )
 
 
-def rebuild(game: PlayGame, record: tokens.PlayRecord, set_record: SetRecord) -> Game:
+def rebuild(game: PlayGame, record: tokens.PlayRecord, set_record: SetRecord) -> Played:
     """Replay a record on the set's deck (raises BadToken if it no longer makes a game)."""
     if record.set_slug != set_record.key:
         raise tokens.BadToken("wrong-set", record.set_slug)
-    deck, fingerprint = deck_and_print(game, set_record)
+    deck, fingerprint = deck_and_fingerprint(game, set_record)
     if fingerprint != record.deck:
         raise tokens.BadToken("cards-changed")
     if not game.own_script and record.settings.get("level") not in game.engine.LEVELS:
@@ -214,10 +209,10 @@ def rebuild(game: PlayGame, record: tokens.PlayRecord, set_record: SetRecord) ->
             state = engine.replay(deck, options, seed, actions)
     except (GameError, TypeError, KeyError, ValueError) as exc:
         raise tokens.BadToken("malformed", str(exc)) from None
-    return Game(record, state)
+    return Played(record, state)
 
 
-def keep(game: PlayGame, played: Game) -> None:
+def keep(game: PlayGame, played: Played) -> None:
     """Keep the state for this game's next action (call once the request is done with it)."""
     if not played.recorded:  # e.g. a late call, which the record leaves out
         return
@@ -228,7 +223,7 @@ def keep(game: PlayGame, played: Game) -> None:
 # ----------------------------------------------------------------- counting
 
 
-def settings(game: PlayGame, played: Game) -> tuple[str, str, int]:
+def settings(game: PlayGame, played: Played) -> tuple[str, str, int]:
     """The game's variant (its options', else its record's, else the engine's first), computer
     level and number of computer players (one visitor, unless the options name the people)."""
     o = played.state.options
@@ -247,7 +242,7 @@ def example(slug: str, variant: str) -> str:
     return next((r.slug for r in found if r.variant == variant), variant)  # type: ignore[union-attr]
 
 
-def count(game: PlayGame, played: Game, set_record: SetRecord, event: str) -> None:
+def count(game: PlayGame, played: Played, set_record: SetRecord, event: str) -> None:
     """Count a game started or finished (with its outcome and length) for the curators."""
     variant, level, bots = settings(game, played)
     outcome, length = "", None
@@ -278,7 +273,7 @@ def wants_region() -> bool:
 
 def render_game(
     game: PlayGame,
-    played: Game,
+    played: Played,
     set_record: SetRecord,
     note: str | None = None,
     status: int = 200,
@@ -336,18 +331,18 @@ def setup(slug: str, game: str) -> Any:
 def start(slug: str, game: str) -> Any:
     """Deal a new game with the chosen setup and show the table."""
     plugin, set_record = game_or_404(game, slug)
-    if not deck_and_print(plugin, set_record)[0]:
+    if not deck_and_fingerprint(plugin, set_record)[0]:
         return render_setup(plugin, set_record, UNPLAYABLE.format(game=plugin.title))
     try:
         options, settings = plugin.start(set_record, request.form)
         record = new_record(plugin, set_record, options, settings)
-        deck = deck_and_print(plugin, set_record)[0]
+        deck = deck_and_fingerprint(plugin, set_record)[0]
         state, events = plugin.engine.new_game(deck, options, tokens.seed_for(record.nonce))
     except NotOnTheList as refused:
         return render_setup(plugin, set_record, refused.words)
     except GameError as exc:
         return render_setup(plugin, set_record, f"This set cannot be played: {exc}.")
-    played = Game(record, state, [] if plugin.own_script else list(events))
+    played = Played(record, state, [] if plugin.own_script else list(events))
     page = render_game(plugin, played, set_record)
     count(plugin, played, set_record, "started")
     keep(plugin, played)
@@ -407,7 +402,7 @@ def act_post(slug: str, game: str) -> tuple[str, int]:
     elif not plugin.own_script and form.get("step") != str(len(played.record.actions)):
         page = render_game(plugin, played, set_record, STALE, over=over)
     else:
-        before = Game(played.record, played.state)  # states are never changed, only replaced
+        before = Played(played.record, played.state)  # states are never changed, only replaced
         try:
             note = plugin.act(played, form)
         except GameError as error:  # the rules refused it: the table stays as it was
@@ -426,8 +421,8 @@ def act_post(slug: str, game: str) -> tuple[str, int]:
 def missing_parts(app: Flask) -> list[str]:
     """What a registered game lacks to be played here: its web adapter, or its templates."""
     found = []
-    plugins = games()
-    for slug in registry.games():
+    plugins = adapters()
+    for slug in registry.names():
         plugin = plugins.get(slug)
         if plugin is None:
             found.append(f"game {slug!r} has no web adapter: a web.py beside its engine with GAME")
@@ -446,7 +441,7 @@ def init_app(app: Flask) -> None:
     # rule whose default it matches): both are public. No other rule of the kiosk has defaults.
     app.url_map.redirect_defaults = False
     app.register_blueprint(bp)
-    for plugin in games().values():  # each game's own templates and static files
+    for plugin in adapters().values():  # each game's own templates and static files
         app.register_blueprint(
             Blueprint(
                 blueprint_name(plugin.slug),

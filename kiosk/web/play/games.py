@@ -47,7 +47,7 @@ class NotOnTheList(ValueError):
 
 
 @dataclass
-class Game:
+class Played:
     """A game rebuilt from its record: the engine state, the events of the last step, and what
     the visitor has picked (a player to ask, a card to play) but not yet played."""
 
@@ -104,13 +104,13 @@ class PlayGame:
         """The engine action for a token's item (raises BadToken("malformed"))."""
         raise NotImplementedError
 
-    def act(self, game: Game, form: Mapping[str, str]) -> str | None:
+    def act(self, game: Played, form: Mapping[str, str]) -> str | None:
         """Do what the visitor's button asks; a note to show, if any (GameError: refused)."""
         raise NotImplementedError
 
     # ------------------------------------------------------------- the view model
     def table(
-        self, game: Game, set_record: SetRecord, setup: Mapping[str, Any], note: str | None
+        self, game: Played, set_record: SetRecord, setup: Mapping[str, Any], note: str | None
     ) -> dict[str, Any]:
         """Everything the table shows, from the visitor's view (``setup``: the setup context),
         with ``note`` (what the flow or the button has to say) among its words."""
@@ -118,11 +118,11 @@ class PlayGame:
 
     def step_table(self, run: Run, step: Step, set_record: SetRecord) -> dict[str, Any]:
         """A rule step's table as the game's own table template draws it in play (its
-        ``_<slug>.html`` with ``watch``): the context for that template, from the step's places
+        ``_<slug>.html`` with ``rule_step``): the context for that template, from the step's places
         and public state (the rule steps, the attract loop and the printed strip draw it)."""
         raise NotImplementedError
 
-    def pace_ms(self, game: Game) -> int | None:
+    def pace_ms(self, game: Played) -> int | None:
         """How long the page waits before it posts "Next" (None: it waits for the visitor)."""
         raise NotImplementedError
 
@@ -203,16 +203,16 @@ class TurnGame(PlayGame):
         """The pause (ms) after each computer move in ``state``, to read it before the next."""
         raise NotImplementedError
 
-    def wait_words(self, game: Game) -> str:
+    def wait_words(self, game: Played) -> str:
         """What a tap out of turn is told: "Next" on the visitor's own turn, or their own move
         on another player's."""
         raise NotImplementedError
 
-    def visitor_move(self, game: Game, kind: str, rest: str) -> str | None:
+    def visitor_move(self, game: Played, kind: str, rest: str) -> str | None:
         """The visitor's own move (``kind`` is one of ``buttons``, ``rest`` what follows it)."""
         raise NotImplementedError
 
-    def play(self, game: Game, action: dict[str, Any]) -> None:
+    def play(self, game: Played, action: dict[str, Any]) -> None:
         """Apply one engine action and record it (raises IllegalAction)."""
         before = len(game.state.events)
         state, _ = self.engine.apply(game.state, {k: v for k, v in action.items() if k != "why"})
@@ -220,7 +220,7 @@ class TurnGame(PlayGame):
         game.events = state.events[before:]
         game.record = game.record.plus(self.encode_action(action))
 
-    def computer_move(self, game: Game) -> dict[str, Any] | None:
+    def computer_move(self, game: Played) -> dict[str, Any] | None:
         """The computer player's next move (with its ``why``), or None on the visitor's turn:
         the game's own ``next_move``, with a bot seeded for this moment of this game."""
         seed = f"{tokens.seed_for(game.record.nonce)}:{len(game.record.actions)}"
@@ -228,7 +228,7 @@ class TurnGame(PlayGame):
             game.state, (HUMAN,), lambda seat: self.engine.make_bot(game.level, seat, seed)
         )
 
-    def act(self, game: Game, form: Mapping[str, str]) -> str | None:
+    def act(self, game: Played, form: Mapping[str, str]) -> str | None:
         """ "Next" lets one computer player move; any other button is the visitor's move."""
         kind, _, rest = form.get(self.field, "").partition(":")
         over = self.engine.is_over(game.state)
@@ -248,7 +248,7 @@ class TurnGame(PlayGame):
             return self.wait_words(game)
         return self.visitor_move(game, kind, rest)
 
-    def pace_ms(self, game: Game) -> int | None:
+    def pace_ms(self, game: Played) -> int | None:
         """A fixed pace while the computer players move (tests may set PLAY_MORE_PACE_MS)."""
         if self.engine.is_over(game.state) or game.state.turn == HUMAN:
             return None
@@ -309,10 +309,10 @@ def adapter(slug: str) -> PlayGame | None:
 def adapters() -> dict[str, PlayGame]:
     """Every game's web adapter, by slug, in the registry's order (a game without one is
     left out here; the start-up check names it)."""
-    found = {slug: adapter(slug) for slug in registry.games()}
+    found = {slug: adapter(slug) for slug in registry.names()}
     return {slug: a for slug, a in found.items() if a is not None}
 
 
 def adapter_or_none(slug: str) -> PlayGame | None:
     """The web adapter of ``slug`` if it is a registered game (a request's game slug)."""
-    return adapter(slug) if slug in registry.games() else None
+    return adapter(slug) if slug in registry.names() else None

@@ -50,6 +50,11 @@ def test_a_visit_sends_its_events_and_the_dashboard_shows_them(make_server, new_
     for n in (2, 3):
         page.locator('#rules-nav a[data-go="next"]').click()
         expect(page).to_have_url(f"{server.url}/rules/snap/snap-pool/{n}")
+        page.wait_for_function(  # the step swapped in, not only its address pushed
+            """(n) => document.getElementById('rules-count')?.textContent.trim()
+              .startsWith(`Step ${n} of`) && !document.querySelector('.htmx-request')""",
+            arg=n,
+        )
     page.get_by_role("link", name="Sets", exact=True).click()  # a boosted link: no unload
     expect(page.locator("h1")).to_have_text("The sets")
     watched = _wait_for(server, "rule_watches", lambda rows: rows)

@@ -54,12 +54,14 @@ def _count(page):
 
 
 def _settled(page, n: int, total: int) -> None:
-    """Wait (frame by frame, not in Playwright's slower expect steps) for step n to land."""
+    """Wait (frame by frame, not in Playwright's slower expect steps) for step n to land: its
+    count shown, no request out, and its cards' flight (a view transition) over."""
     page.wait_for_function(
         """(text) => {
           const stage = document.getElementById('rules-stage');
           const count = document.getElementById('rules-count');
           return !!stage && !!count && !document.querySelector('.htmx-request')
+            && !document.documentElement.matches(':active-view-transition')
             && count.textContent.trim() === text;
         }""",
         arg=f"Step {n} of {total}",

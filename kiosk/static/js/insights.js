@@ -130,6 +130,9 @@
     var target = ctx && ctx.target;
     if (target && target.id === "main") arrived();
   });
+  // htmx pushes a step's address after its swap: the step is read from the address once it is there
+  document.addEventListener("htmx:after:history:push", watchRule);
+  document.addEventListener("htmx:after:history:replace", watchRule);
   document.addEventListener("kiosk:reveal", function (event) {
     var flagged = event.target;
     var form = flagged && flagged.querySelector && flagged.querySelector("form[data-reveal]");

@@ -28,6 +28,7 @@
 
   function cardsOf(root) {
     var out = {};
+    if (!root) return out; // the visitor left the rules while a step was landing
     root.querySelectorAll("[data-card]").forEach(function (el) {
       out[el.getAttribute("data-card")] = el;
     });

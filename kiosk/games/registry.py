@@ -22,6 +22,8 @@ _lock = threading.RLock()
 
 def _found() -> dict[str, GameType]:
     """Every game folder's ``GAME_TYPE``, found once, in the games' own ``order``."""
+    if _games:  # found already: every request asks
+        return _games
     with _lock:
         if not _games:
             found = []

@@ -297,7 +297,7 @@ def adapter(slug: str) -> PlayGame | None:
     has none."""
     module_name = registry.engine(slug).__name__.removesuffix(".engine") + ".web"
     try:
-        module = importlib.import_module(module_name)
+        module = sys.modules.get(module_name) or importlib.import_module(module_name)
     except ModuleNotFoundError as error:
         if error.name != module_name:
             raise  # a real import error inside an adapter must not be hidden

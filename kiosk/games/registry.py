@@ -21,7 +21,9 @@ _lock = threading.RLock()
 
 
 def _found() -> dict[str, GameType]:
-    """Every game folder's ``GAME_TYPE``, found once, in the games' own ``order``."""
+    """Every game folder's ``GAME_TYPE``, found once, in the games' own ``order`` (the list is
+    made whole before it is shown, so a request on another thread never sees part of it)."""
+    global _games
     if _games:  # found already: every request asks
         return _games
     with _lock:
@@ -31,15 +33,15 @@ def _found() -> dict[str, GameType]:
                 engine = f"{package.__name__}.{folder.name}.engine"
                 if folder.ispkg and importlib.util.find_spec(engine) is not None:
                     found.append(importlib.import_module(engine).GAME_TYPE)
-            for game_type in sorted(found, key=lambda g: (g.order, g.name)):
-                _games[game_type.name] = game_type
+            _games = {g.name: g for g in sorted(found, key=lambda g: (g.order, g.name))}
         return _games
 
 
 def forget() -> None:
     """Look for the game folders again on the next ask (tests that add a folder of their own)."""
+    global _games
     with _lock:
-        _games.clear()
+        _games = {}
 
 
 def names() -> list[str]:

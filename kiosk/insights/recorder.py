@@ -194,8 +194,7 @@ def _recheck(store: Store) -> None:
     """After a failed write the database may be a new one (a damaged file moved aside, one
     restored from a backup): the store makes or migrates its tables on its next connection
     again, which it otherwise does once (``_ready``)."""
-    if getattr(store, "_ready", False):
-        store._ready = False  # type: ignore[attr-defined]
+    store._ready = False
 
 
 def _as_other_sites(

@@ -79,8 +79,6 @@ PAGE_KINDS: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 
 
-# Wrong passwords, per client (its address: REMOTE_ADDR, which ProxyFix sets to the forwarded
-# one with KIOSK_PROXY_FIX; an IPv6 address by its /64, what one machine is given). A client's
 def database_path(app: Flask) -> Path | str:
     """``INSIGHTS_DB``, else ``insights.sqlite3`` in the app's instance folder: a file's path,
     or a ``postgresql://`` address as it is given (:class:`~kiosk.insights.store.Store` takes
@@ -108,14 +106,12 @@ def _store(app: Flask) -> Store:
 
 # --------------------------------------------------------------------------- an unusable database
 
-# What a store raises when its database cannot be used: SQLite's errors (a damaged file, another
-# file in its place, locked past the busy timeout, no permission) and the file system's, and
-# those a store class names as its own (``errors``: a PostgreSQL store's driver errors).
-STORE_ERRORS: tuple[type[BaseException], ...] = (sqlite3.Error, OSError)
-
 
 def _errors_of(store: Store) -> tuple[type[BaseException], ...]:
-    return (*STORE_ERRORS, *getattr(type(store), "errors", ()))
+    """What a store raises when its database cannot be used: SQLite's errors (a damaged file,
+    another file in its place, locked past the busy timeout, no permission) and the file
+    system's, and those a store class names as its own (a PostgreSQL store's driver errors)."""
+    return (sqlite3.Error, OSError, *store.errors)
 
 
 HEALTH = "kiosk-insights-health"

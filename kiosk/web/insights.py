@@ -153,14 +153,11 @@ def problem_of(error: BaseException, where: Path | str) -> str:
 
 class ReadState:
     """Whether this process could last read the database: from the dashboard's reads, and a
-    probe that ``/healthz`` makes at most every ``interval`` seconds (never two at once: a
-    health check that finds a probe under way answers with the last result)."""
+    probe that ``/healthz`` makes at most every PROBE_SECONDS (never two at once: a health
+    check that finds a probe under way answers with the last result)."""
 
-    def __init__(
-        self, interval: float = PROBE_SECONDS, clock: Callable[[], float] = time.monotonic
-    ) -> None:
-        self.interval = interval
-        self.clock = clock
+    def __init__(self) -> None:
+        self.clock: Callable[[], float] = time.monotonic  # the tests drive it
         self.problem = ""
         self.checked = -math.inf
         self._probing = threading.Lock()
@@ -169,9 +166,9 @@ class ReadState:
         self.problem, self.checked = problem, self.clock()
 
     def probe(self, app: Flask) -> None:
-        """Read the current hour of every table, if the last read is older than the interval.
+        """Read the current hour of every table, if the last read is older than PROBE_SECONDS.
         A file not made yet is no problem (the first write makes it)."""
-        if self.clock() - self.checked < self.interval or not self._probing.acquire(False):
+        if self.clock() - self.checked < PROBE_SECONDS or not self._probing.acquire(False):
             return
         store = _store(app)
         try:

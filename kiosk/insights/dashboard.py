@@ -167,9 +167,6 @@ def note_views_by_day(report: Report) -> dict[str, int]:
 def set_table(report: Report, titles: Mapping[str, str]) -> list[list[Any]]:
     """Per set: its page, its games' pages, games started and finished, cards revealed."""
     slugs = sorted(set(report.set_views) | set(report.set_games), key=lambda s: titles.get(s, s))
-    reveals: Counter[str] = Counter()
-    for (set_slug, _card), n in report.reveals.items():
-        reveals[set_slug] += n
     out = []
     for slug in slugs:
         views = report.set_views.get(slug, Counter())
@@ -182,7 +179,7 @@ def set_table(report: Report, titles: Mapping[str, str]) -> list[list[Any]]:
                 plays,
                 games["started"],
                 games["finished"],
-                reveals[slug],
+                report.reveals[slug],
             ]
         )
     return out

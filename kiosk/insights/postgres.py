@@ -80,8 +80,8 @@ def _text(value: Any) -> Any:
 class PostgresStore(Store):
     """The counts in one PostgreSQL database, shared by every process of every machine."""
 
-    dialect = POSTGRES
     errors = (psycopg.Error,)
+    selects = SELECTS
 
     def __init__(self, address: str) -> None:
         address = address.strip()
@@ -97,7 +97,6 @@ class PostgresStore(Store):
             address, **{k: v for k, v in defaults.items() if k not in given}
         )
         self.address = self.path = shown(address)
-        self._ready = False
 
     def connect(self) -> psycopg.Connection[Any]:
         """A new connection (autocommit: each write is its own ``transaction()``), with the
@@ -127,10 +126,9 @@ class PostgresStore(Store):
             db.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
             db.execute(f"CREATE TABLE IF NOT EXISTS {VERSION_TABLE} (version INTEGER NOT NULL)")
             version = self._applied(db) or 0
-            for number, statements in enumerate(MIGRATIONS, start=1):
-                if number > version:
-                    for statement in statements:
-                        db.execute(statement)
+            for statements in MIGRATIONS[version:]:  # those after the version applied
+                for statement in statements:
+                    db.execute(statement)
             if version < len(MIGRATIONS):
                 db.execute(f"DELETE FROM {VERSION_TABLE}")
                 db.execute(f"INSERT INTO {VERSION_TABLE} VALUES (%s)", (len(MIGRATIONS),))
@@ -157,16 +155,6 @@ class PostgresStore(Store):
             )
             for table, rows in by_table.items():
                 cursor.executemany(UPSERTS[table], rows)
-
-    def rows(
-        self, table: str, first_hour: str = "", last_hour: str = "\uffff"
-    ) -> list[dict[str, Any]]:
-        columns = (*key_columns(table), "n")
-        with self.connect() as db:
-            return [
-                dict(zip(columns, row, strict=True))
-                for row in db.execute(SELECTS[table], (first_hour, last_hour))
-            ]
 
     def dump(self) -> Iterable[str]:
         """The tables' statements, then every row as an ``INSERT`` with its values quoted."""

@@ -163,7 +163,9 @@ class Recorder:
                 log.exception("insights: could not write counts to %s", self.store.path)
             self.failing = True
             self.error = error.with_traceback(None)  # not the frames: they hold the batch
-            _recheck(self.store)
+            # The database may be a new one (a damaged file moved aside, one restored from a
+            # backup): the store makes or migrates its tables again on its next connection.
+            self.store._ready = False
             with self._lock:
                 self._unchecked = {**unchecked, **self._unchecked}  # checked again next time
                 for key, n in batch.items():
@@ -188,14 +190,6 @@ class Recorder:
     def _run(self) -> None:
         while not self._wake.wait(self.interval):
             self.flush()
-
-
-def _recheck(store: Store) -> None:
-    """After a failed write the database may be a new one (a damaged file moved aside, one
-    restored from a backup): the store makes or migrates its tables on its next connection
-    again, which it otherwise does once (``_ready``)."""
-    if getattr(store, "_ready", False):
-        store._ready = False  # type: ignore[attr-defined]
 
 
 def _as_other_sites(

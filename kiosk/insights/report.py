@@ -93,8 +93,7 @@ class Report:
     rule_totals: dict[tuple[str, str], int] = field(default_factory=dict)
     events: Counter[str] = field(default_factory=Counter)  # visitor event -> n
     events_by_day: dict[str, Counter[str]] = field(default_factory=dict)
-    reveals: Counter[tuple[str, str]] = field(default_factory=Counter)  # (set, card) -> n
-    note_reads: Counter[str] = field(default_factory=Counter)
+    reveals: Counter[str] = field(default_factory=Counter)  # set -> cards revealed
     resets: Counter[str] = field(default_factory=Counter)  # how -> n
 
     @property
@@ -178,9 +177,7 @@ def build(store: Store, which: Period) -> Report:
         report.events[event] += n
         report.events_by_day.setdefault(row["hour"][:10], Counter())[event] += n
         if event == "reveal":
-            report.reveals[(row["subject"], row["detail"])] += n
-        elif event == "note-read":
-            report.note_reads[row["subject"]] += n
+            report.reveals[row["subject"]] += n
         elif event == "idle-reset":
             report.resets[row["detail"]] += n
     return report

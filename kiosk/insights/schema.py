@@ -38,7 +38,6 @@ INTEGER_COLUMNS = frozenset({"bots", "furthest", "total"})
 MODES = ("kiosk", "site", "embed")  # the touchscreen, the plain site, a page in an iframe
 GAME_EVENTS = ("started", "finished", "abandoned")
 OUTCOMES = ("won", "lost", "shared")  # shared: a draw, or a win shared with the computer
-VISITOR_EVENTS = ("reveal", "note-read", "idle-reset", "attract-tap")
 IDLE_RESETS = ("countdown", "home")  # the question ran out; the home page went quiet
 
 # A game's length in moves (the actions in its record), in bands a curator can compare.

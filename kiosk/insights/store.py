@@ -103,13 +103,16 @@ class Store:
     """The counts in one database. ``Store(path)`` is a :class:`SQLiteStore`,
     ``Store("postgresql://…")`` a :class:`~kiosk.insights.postgres.PostgresStore`."""
 
-    dialect: ClassVar[Dialect]
     # What the store raises when its database cannot be used (kiosk.web.insights catches them).
     errors: ClassVar[tuple[type[BaseException], ...]] = ()
+    selects: ClassVar[dict[str, str]]  # SELECTS in the store's dialect
     # What log lines and messages name the database by (a PostgreSQL address without its
     # password); ``path`` is the same for a PostgreSQL store, the file for SQLite.
     address: str
     path: Path | str
+    # Whether the tables have been made or migrated by this store (once, unless a failed write
+    # says the database may be a new one: kiosk.insights.recorder).
+    _ready = False
 
     def __new__(cls, address: str | Path) -> Store:
         if cls is Store:
@@ -129,40 +132,28 @@ class Store:
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.address!r})"
 
-    def exists(self) -> bool:
-        """Whether the database has been made (nothing is made by asking)."""
-        raise NotImplementedError
-
-    def version(self) -> int:
-        """The schema version (the number of migrations applied), migrating first."""
-        raise NotImplementedError
-
-    def add(self, batch: Batch) -> None:
-        """Add every count of ``batch`` in one transaction."""
-        raise NotImplementedError
-
     def rows(
         self, table: str, first_hour: str = "", last_hour: str = "\uffff"
     ) -> list[dict[str, Any]]:
         """Every row of ``table`` whose hour is in [first_hour, last_hour], oldest first (and in
         key order within an hour)."""
-        raise NotImplementedError
-
-    def dump(self) -> Iterable[str]:
-        """Every statement that rebuilds the counts, values written out: for the privacy tests."""
-        raise NotImplementedError
+        columns = (*key_columns(table), "n")
+        with closing(self.connect()) as db:  # type: ignore[attr-defined]
+            return [
+                dict(zip(columns, row, strict=True))
+                for row in db.execute(self.selects[table], (first_hour, last_hour))
+            ]
 
 
 class SQLiteStore(Store):
     """One SQLite file of counts (made, with its folder, and migrated by the kiosk)."""
 
-    dialect = SQLITE
     errors = (sqlite3.Error, OSError)
+    selects = SELECTS
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self.address = str(self.path)
-        self._ready = False
 
     def connect(self) -> sqlite3.Connection:
         """A new connection in WAL mode with a busy timeout (one per write or read: cheap)."""
@@ -193,10 +184,9 @@ class SQLiteStore(Store):
     def _migrate(self, db: sqlite3.Connection) -> None:
         with self._immediate(db):
             version = db.execute("PRAGMA user_version").fetchone()[0]
-            for number, statements in enumerate(MIGRATIONS, start=1):
-                if number > version:
-                    for statement in statements:
-                        db.execute(statement)
+            for statements in MIGRATIONS[version:]:  # those after the version applied
+                for statement in statements:
+                    db.execute(statement)
             if version < len(MIGRATIONS):
                 db.execute(f"PRAGMA user_version = {len(MIGRATIONS)}")
 
@@ -217,14 +207,9 @@ class SQLiteStore(Store):
     def rows(
         self, table: str, first_hour: str = "", last_hour: str = "\uffff"
     ) -> list[dict[str, Any]]:
-        columns = (*key_columns(table), "n")
         if not self.path.exists():
             return []
-        with closing(self.connect()) as db:
-            return [
-                dict(zip(columns, row, strict=True))
-                for row in db.execute(SELECTS[table], (first_hour, last_hour))
-            ]
+        return super().rows(table, first_hour, last_hour)
 
     def dump(self) -> Iterable[str]:
         """Every statement that rebuilds the file (``iterdump``)."""

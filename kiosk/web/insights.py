@@ -79,8 +79,6 @@ PAGE_KINDS: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 
 
-# Wrong passwords, per client (its address: REMOTE_ADDR, which ProxyFix sets to the forwarded
-# one with KIOSK_PROXY_FIX; an IPv6 address by its /64, what one machine is given). A client's
 def database_path(app: Flask) -> Path | str:
     """``INSIGHTS_DB``, else ``insights.sqlite3`` in the app's instance folder: a file's path,
     or a ``postgresql://`` address as it is given (:class:`~kiosk.insights.store.Store` takes
@@ -108,14 +106,12 @@ def _store(app: Flask) -> Store:
 
 # --------------------------------------------------------------------------- an unusable database
 
-# What a store raises when its database cannot be used: SQLite's errors (a damaged file, another
-# file in its place, locked past the busy timeout, no permission) and the file system's, and
-# those a store class names as its own (``errors``: a PostgreSQL store's driver errors).
-STORE_ERRORS: tuple[type[BaseException], ...] = (sqlite3.Error, OSError)
-
 
 def _errors_of(store: Store) -> tuple[type[BaseException], ...]:
-    return (*STORE_ERRORS, *getattr(type(store), "errors", ()))
+    """What a store raises when its database cannot be used: SQLite's errors (a damaged file,
+    another file in its place, locked past the busy timeout, no permission) and the file
+    system's, and those a store class names as its own (a PostgreSQL store's driver errors)."""
+    return (sqlite3.Error, OSError, *store.errors)
 
 
 HEALTH = "kiosk-insights-health"
@@ -157,14 +153,11 @@ def problem_of(error: BaseException, where: Path | str) -> str:
 
 class ReadState:
     """Whether this process could last read the database: from the dashboard's reads, and a
-    probe that ``/healthz`` makes at most every ``interval`` seconds (never two at once: a
-    health check that finds a probe under way answers with the last result)."""
+    probe that ``/healthz`` makes at most every PROBE_SECONDS (never two at once: a health
+    check that finds a probe under way answers with the last result)."""
 
-    def __init__(
-        self, interval: float = PROBE_SECONDS, clock: Callable[[], float] = time.monotonic
-    ) -> None:
-        self.interval = interval
-        self.clock = clock
+    def __init__(self) -> None:
+        self.clock: Callable[[], float] = time.monotonic  # the tests drive it
         self.problem = ""
         self.checked = -math.inf
         self._probing = threading.Lock()
@@ -173,9 +166,9 @@ class ReadState:
         self.problem, self.checked = problem, self.clock()
 
     def probe(self, app: Flask) -> None:
-        """Read the current hour of every table, if the last read is older than the interval.
+        """Read the current hour of every table, if the last read is older than PROBE_SECONDS.
         A file not made yet is no problem (the first write makes it)."""
-        if self.clock() - self.checked < self.interval or not self._probing.acquire(False):
+        if self.clock() - self.checked < PROBE_SECONDS or not self._probing.acquire(False):
             return
         store = _store(app)
         try:

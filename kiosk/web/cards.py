@@ -14,8 +14,7 @@ from dataclasses import dataclass
 from flask import Blueprint, Flask, Response, abort, g, request, url_for
 
 from kiosk.catalogue.looks import set_looks
-from kiosk.catalogue.pictures import rights_name
-from kiosk.catalogue.schema import CardFace, Image, SetRecord
+from kiosk.catalogue.schema import CardFace, SetRecord
 from kiosk.web import cardfaces, content
 from kiosk.web.modes import is_preview
 from kiosk.web.pictures import Picture, picture
@@ -154,14 +153,6 @@ def face_alt(set_record: SetRecord, face: CardFace) -> str:
 
 
 @bp.app_template_global()
-def image_credit(image: Image | None) -> str:
-    """ "Photograph: Jane Smith (CC BY 4.0)", or "" when there is no image."""
-    if image is None:
-        return ""
-    return f"Photograph: {image.credit} ({rights_name(image.rights)})"
-
-
-@bp.app_template_global()
 def back_src(set_record: SetRecord | None = None) -> str:
     """A set's back (or the kiosk's plain back when there is no set)."""
     if set_record is None:
@@ -207,13 +198,6 @@ def card_face(face_key: str, width: int = PLAY_WIDTH, printable_only: bool = Fal
     if found is None:
         found = faces.setdefault(key, _card_face(face_key, width, printable_only))
     return found
-
-
-@bp.app_template_global()
-def card_src(face_key: str, width: int = PLAY_WIDTH) -> str:
-    """A picture from an engine card's ``face`` key: ``standard/AS`` or ``<set>/<face>``
-    (a made copy of the card's photograph where its set has one, else the drawing)."""
-    return card_face(face_key, width).src
 
 
 @bp.app_template_global()

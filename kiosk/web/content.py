@@ -80,11 +80,16 @@ def entry(kind: str, slug: str) -> Entry | None:
     return found
 
 
+def set_records() -> list[Any]:
+    """Every set's record in this snapshot, drafts included: a picture any of them flags is
+    covered everywhere."""
+    snapshot = current()
+    return [e.record for e in (*snapshot.sets.values(), *snapshot.drafts.get("set", {}).values())]
+
+
 def covered_files() -> frozenset[str]:
     """The picture files this snapshot covers: flagged by any record, drafts included."""
-    snapshot = current()
-    records = [e.record for e in snapshot.sets.values()]
-    return flagged_files(records + [e.record for e in snapshot.drafts.get("set", {}).values()])
+    return flagged_files(set_records())
 
 
 def is_covered(src: str) -> bool:

@@ -19,13 +19,12 @@ from kiosk.catalogue.schema import SetRecord, TermsRecord
 from kiosk.catalogue.terms import DEFAULT_TERMS, find_term
 from kiosk.web.content import catalogue, current, entry, is_covered
 from kiosk.web.oembed import PROVIDER
-from kiosk.web.pages import FACT_FIELDS, SHOWS_WORDS
+from kiosk.web.pages import FACT_FIELDS, NOT_RECORDED, SHOWS_WORDS
 
 bp = Blueprint("iiif", __name__)
 
 PRESENTATION_TYPE = 'application/ld+json;profile="http://iiif.io/api/presentation/3/context.json"'
 MAX_AGE = 3600
-NOT_RECORDED = "not recorded"
 # The set page's facts, but its long prose (a viewer's side panel shows short facts; the
 # homepage link leads to the rest)
 PROSE = frozenset({"physical_description", "marks", "history"})

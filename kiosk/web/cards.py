@@ -122,9 +122,7 @@ def front_picture(face: CardFace, printable_only: bool = False) -> Picture | Non
     if face.image is None or face.content_note is not None:
         return None
     found = picture(face.image)  # None for a covered file
-    if found is None or found.made is None:
-        return None
-    if printable_only and not found.printable:
+    if found is None or found.made is None or (printable_only and not found.printable):
         return None
     return found
 

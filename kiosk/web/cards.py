@@ -164,18 +164,11 @@ def standard_src(card_id: str) -> str:
     return url_for("cards.standard", card_id=card_id)
 
 
-def _set_for(set_slug: str) -> SetRecord | None:
-    """The set an engine card's face key names (a draft's only in preview)."""
-    found = content.entry("set", set_slug)
-    record = found.record if found is not None else None
-    return record if isinstance(record, SetRecord) else None
-
-
 def _card_face(face_key: str, width: int, printable_only: bool) -> Face:
     set_slug, _, face_slug = face_key.partition("/")
     if set_slug == STANDARD:
         return Face(standard_src(face_slug))
-    record = _set_for(set_slug)
+    record = content.set_record(set_slug)  # the set an engine card's face key names
     found = find_face(record, face_slug) if record is not None else None
     photo = front_picture(found, printable_only) if found is not None else None
     if photo is not None:

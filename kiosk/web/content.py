@@ -25,6 +25,7 @@ from werkzeug.security import safe_join
 
 from kiosk.catalogue.pictures import flagged_files, read_made
 from kiosk.catalogue.render import MEDIA_PREFIX
+from kiosk.catalogue.schema import SetRecord
 from kiosk.catalogue.store import Catalogue, Entry, Snapshot
 from kiosk.games.cards import Card
 from kiosk.web.modes import is_preview
@@ -78,6 +79,12 @@ def entry(kind: str, slug: str) -> Entry | None:
     if found is None and is_preview():
         found = snapshot.drafts.get(kind, {}).get(slug)
     return found
+
+
+def set_record(slug: str) -> SetRecord | None:
+    """A set's record (a draft's only in preview), or None."""
+    found = entry("set", slug)
+    return found.record if found is not None and isinstance(found.record, SetRecord) else None
 
 
 def set_records() -> list[Any]:

@@ -26,7 +26,7 @@ from kiosk.catalogue.pictures import (
     uses,
 )
 from kiosk.catalogue.schema import Image, SetRecord
-from kiosk.web.content import MEDIA_CSP, catalogue, entry, is_covered, set_records
+from kiosk.web.content import MEDIA_CSP, catalogue, is_covered, set_record, set_records
 from kiosk.web.modes import is_embed, runs_as_kiosk
 
 bp = Blueprint("pictures", __name__)
@@ -201,9 +201,8 @@ def covered(token: str) -> Response:
         set_key, src = str(asked["set"]), str(asked["src"])
     except (BadSignature, KeyError, TypeError):
         abort(404)
-    found = entry("set", set_key)
-    record = found.record if found else None
-    if not isinstance(record, SetRecord) or not record.view_flagged_photographs:
+    record = set_record(set_key)
+    if record is None or not record.view_flagged_photographs:
         abort(404)
     if src not in {u.image.src for u in uses([record]) if u.flag is not None}:
         abort(404)

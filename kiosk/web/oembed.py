@@ -104,7 +104,8 @@ def fallback(url: str, title: str) -> str:
 
 
 def host_script() -> str:
-    """The host page's script (``embed.js``, which fits the frame), as teachers paste it."""
+    """The host page's script (``embed.js``, which fits the frame), as teachers paste it:
+    without the cache-busting version."""
     return url_for("static", filename="js/embed.js", _external=True).partition("?")[0]
 
 

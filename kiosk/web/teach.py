@@ -8,11 +8,12 @@ inline script.
 
 from __future__ import annotations
 
-from flask import Flask, request, url_for
+from flask import Flask, request
 from markupsafe import escape
 
 from kiosk.web.embed import PREFIX
 from kiosk.web.modes import is_embed, is_kiosk_mode
+from kiosk.web.oembed import host_script
 
 FRAME_WIDTH = 800
 FRAME_HEIGHT = 600
@@ -20,8 +21,7 @@ FRAME_HEIGHT = 600
 
 def embed_snippet(path: str, title: str) -> str:
     """The HTML a teacher pastes: the iframe of ``path``, and embed.js to fit its height."""
-    # the address docs/embedding.md gives, without the cache-busting version: it is pasted once
-    script = url_for("static", filename="js/embed.js", _external=True).partition("?")[0]
+    script = host_script()  # the address docs/embedding.md gives: it is pasted once
     frame = (
         f'<iframe src="{escape(embed_page_url(path, PREFIX))}" title="{escape(title)}"'
         f' width="{FRAME_WIDTH}" height="{FRAME_HEIGHT}" loading="lazy"'

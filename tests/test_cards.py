@@ -13,6 +13,7 @@ from kiosk.catalogue import Catalogue, deck_for
 from kiosk.catalogue.decks import match_key
 from kiosk.config import ROOT
 from kiosk.web.cardfaces import STANDARD_IDS
+from kiosk.web.cards import card_face
 
 SVG = "{http://www.w3.org/2000/svg}"
 CONTENT = ROOT / "content"
@@ -150,9 +151,8 @@ def test_svgs_carry_the_security_headers(client):
 
 def test_template_globals_point_at_the_pictures(app, client):
     with app.test_request_context():
-        card_src = app.jinja_env.globals["card_src"]
-        assert card_src("standard/AS") == "/cards/standard/AS.svg"
-        assert card_src("misc-869-1986/road-up") == "/cards/misc-869-1986/road-up.svg"
+        assert card_face("standard/AS").src == "/cards/standard/AS.svg"
+        assert card_face("misc-869-1986/road-up").src == "/cards/misc-869-1986/road-up.svg"
         assert app.jinja_env.globals["back_src"]() == "/cards/standard/back.svg"
         assert app.jinja_env.globals["standard_name"]("10D") == "10 of Diamonds"
 
@@ -163,7 +163,7 @@ def test_every_card_of_every_playable_deck_has_a_picture(app, client, set_slug):
     deck = deck_for(SETS[set_slug])
     assert deck
     with app.test_request_context():
-        urls = {app.jinja_env.globals["card_src"](card.face) for card in deck}
+        urls = {card_face(card.face).src for card in deck}
     for url in urls:
         assert client.get(url).status_code == 200, url
 

@@ -18,7 +18,6 @@ from PIL import ImageOps, UnidentifiedImageError
 from kiosk.catalogue.pictures import (
     MADE,
     Made,
-    State,
     derived_dir,
     info_json,
     sha256_of,
@@ -28,18 +27,6 @@ from kiosk.catalogue.pictures import (
     tiles,
     widths_for,
 )
-
-__all__ = [
-    "Made",
-    "Report",
-    "State",
-    "make",
-    "prune",
-    "run",
-    "sha256_of",
-    "state",
-    "why_not_made",
-]
 
 QUALITY = {"webp": 78, "jpg": 82}
 

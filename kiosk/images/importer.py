@@ -40,6 +40,11 @@ PRESENTATION_2 = (
     " its Presentation 3 manifest (most IIIF services publish both), and download that"
 )
 MARK = "imported from"  # the first words of the comment an import writes above images:
+RIGHTS_HINT = (
+    "the kiosk needs a rightsstatements.org or creativecommons.org address, e.g."
+    " http://rightsstatements.org/vocab/InC/1.0/ or"
+    " https://creativecommons.org/licenses/by/4.0/: ask the museum which applies"
+)
 REVIEW = "review each alt text: it is the museum's label, not yet a description for a visitor"
 
 
@@ -146,7 +151,7 @@ def _manifest_errors(path: Path, data: dict[str, Any], exc: ValidationError) -> 
         value = error.get("input")
         shown = f" {value!r}" if isinstance(value, str | int | float) else ""
         if loc and loc[-1] == "rights":
-            said.append(f"{where}: rights{shown} is not a web address: {_rights_hint()}")
+            said.append(f"{where}: rights{shown} is not a web address: {RIGHTS_HINT}")
         else:
             said.append(f"{where}: {field}{shown}: {error['msg']} (not valid IIIF Presentation 3)")
     return list(dict.fromkeys(said))
@@ -159,14 +164,6 @@ def _canvas_name(data: dict[str, Any], index: int) -> str:
     if isinstance(canvases, list) and index < len(canvases) and isinstance(canvases[index], dict):
         label = _text(canvases[index].get("label"))
     return f"canvas {index + 1}" + (f" ({label})" if label else "")
-
-
-def _rights_hint() -> str:
-    return (
-        "the kiosk needs a rightsstatements.org or creativecommons.org address, e.g."
-        " http://rightsstatements.org/vocab/InC/1.0/ or"
-        " https://creativecommons.org/licenses/by/4.0/: ask the museum which applies"
-    )
 
 
 def _image_url(canvas: Any) -> str | None:
@@ -318,9 +315,9 @@ def plan(
         elif kind is None:
             wrong.append(f"{found} is not a picture the kiosk can read (JPEG, PNG, TIFF, WebP...)")
         if not rights:
-            wrong.append(f"the manifest gives no rights: {_rights_hint()}")
+            wrong.append(f"the manifest gives no rights: {RIGHTS_HINT}")
         elif not RIGHTS.match(str(rights)):
-            wrong.append(f"rights '{rights}' is not a rights statement: {_rights_hint()}")
+            wrong.append(f"rights '{rights}' is not a rights statement: {RIGHTS_HINT}")
         if not who:
             wrong.append(
                 "the manifest names no one to credit (no requiredStatement, provider or"

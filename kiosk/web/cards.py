@@ -14,8 +14,7 @@ from dataclasses import dataclass
 from flask import Blueprint, Flask, Response, abort, g, request, url_for
 
 from kiosk.catalogue.looks import set_looks
-from kiosk.catalogue.pictures import rights_name
-from kiosk.catalogue.schema import CardFace, Image, SetRecord
+from kiosk.catalogue.schema import CardFace, SetRecord
 from kiosk.web import cardfaces, content
 from kiosk.web.modes import is_preview
 from kiosk.web.pictures import Picture, picture
@@ -123,9 +122,7 @@ def front_picture(face: CardFace, printable_only: bool = False) -> Picture | Non
     if face.image is None or face.content_note is not None:
         return None
     found = picture(face.image)  # None for a covered file
-    if found is None or found.made is None:
-        return None
-    if printable_only and not found.printable:
+    if found is None or found.made is None or (printable_only and not found.printable):
         return None
     return found
 
@@ -154,14 +151,6 @@ def face_alt(set_record: SetRecord, face: CardFace) -> str:
 
 
 @bp.app_template_global()
-def image_credit(image: Image | None) -> str:
-    """ "Photograph: Jane Smith (CC BY 4.0)", or "" when there is no image."""
-    if image is None:
-        return ""
-    return f"Photograph: {image.credit} ({rights_name(image.rights)})"
-
-
-@bp.app_template_global()
 def back_src(set_record: SetRecord | None = None) -> str:
     """A set's back (or the kiosk's plain back when there is no set)."""
     if set_record is None:
@@ -175,18 +164,11 @@ def standard_src(card_id: str) -> str:
     return url_for("cards.standard", card_id=card_id)
 
 
-def _set_for(set_slug: str) -> SetRecord | None:
-    """The set an engine card's face key names (a draft's only in preview)."""
-    found = content.entry("set", set_slug)
-    record = found.record if found is not None else None
-    return record if isinstance(record, SetRecord) else None
-
-
 def _card_face(face_key: str, width: int, printable_only: bool) -> Face:
     set_slug, _, face_slug = face_key.partition("/")
     if set_slug == STANDARD:
         return Face(standard_src(face_slug))
-    record = _set_for(set_slug)
+    record = content.set_record(set_slug)  # the set an engine card's face key names
     found = find_face(record, face_slug) if record is not None else None
     photo = front_picture(found, printable_only) if found is not None else None
     if photo is not None:
@@ -207,13 +189,6 @@ def card_face(face_key: str, width: int = PLAY_WIDTH, printable_only: bool = Fal
     if found is None:
         found = faces.setdefault(key, _card_face(face_key, width, printable_only))
     return found
-
-
-@bp.app_template_global()
-def card_src(face_key: str, width: int = PLAY_WIDTH) -> str:
-    """A picture from an engine card's ``face`` key: ``standard/AS`` or ``<set>/<face>``
-    (a made copy of the card's photograph where its set has one, else the drawing)."""
-    return card_face(face_key, width).src
 
 
 @bp.app_template_global()

@@ -27,17 +27,12 @@ MIN_BYTES = 1024  # below this the headers cost more than the saving
 LEVEL = 6
 
 
-def wants_gzip() -> bool:
-    """Whether the client accepts gzip (``Accept-Encoding: gzip``, q > 0)."""
-    return request.accept_encodings["gzip"] > 0
-
-
 def compress(response: Response) -> Response:
     """The response gzipped when the client accepts it and it is text worth compressing."""
     if response.mimetype not in COMPRESSIBLE or response.status_code != 200:
         return response
     response.vary.add("Accept-Encoding")
-    if "Content-Encoding" in response.headers or not wants_gzip():
+    if "Content-Encoding" in response.headers or request.accept_encodings["gzip"] <= 0:
         return response
     if response.is_streamed and not response.direct_passthrough:
         return response  # a generator: leave it to stream

@@ -25,6 +25,7 @@ from werkzeug.security import safe_join
 
 from kiosk.catalogue.pictures import flagged_files, read_made
 from kiosk.catalogue.render import MEDIA_PREFIX
+from kiosk.catalogue.schema import SetRecord
 from kiosk.catalogue.store import Catalogue, Entry, Snapshot
 from kiosk.games.cards import Card
 from kiosk.web.modes import is_preview
@@ -80,11 +81,22 @@ def entry(kind: str, slug: str) -> Entry | None:
     return found
 
 
+def set_record(slug: str) -> SetRecord | None:
+    """A set's record (a draft's only in preview), or None."""
+    found = entry("set", slug)
+    return found.record if found is not None and isinstance(found.record, SetRecord) else None
+
+
+def set_records() -> list[Any]:
+    """Every set's record in this snapshot, drafts included: a picture any of them flags is
+    covered everywhere."""
+    snapshot = current()
+    return [e.record for e in (*snapshot.sets.values(), *snapshot.drafts.get("set", {}).values())]
+
+
 def covered_files() -> frozenset[str]:
     """The picture files this snapshot covers: flagged by any record, drafts included."""
-    snapshot = current()
-    records = [e.record for e in snapshot.sets.values()]
-    return flagged_files(records + [e.record for e in snapshot.drafts.get("set", {}).values()])
+    return flagged_files(set_records())
 
 
 def is_covered(src: str) -> bool:

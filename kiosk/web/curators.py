@@ -27,14 +27,9 @@ def _preview_context() -> dict[str, Any]:
     :func:`kiosk.web.modes.template_context`'s)."""
     if not modes.is_preview():
         return {}
-    listed = _listed()
-    return {"preview_problems": listed[:BAR_LIMIT], "preview_count": len(listed)}
-
-
-def _listed() -> list[Any]:
-    """Problems first, then warnings: what a curator should fix, in file order within each."""
     snapshot = content.current()
-    return [*snapshot.problems, *snapshot.warnings]
+    listed = [*snapshot.problems, *snapshot.warnings]  # what a curator should fix first
+    return {"preview_problems": listed[:BAR_LIMIT], "preview_count": len(listed)}
 
 
 def _curators_only() -> None:

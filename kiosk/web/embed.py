@@ -61,18 +61,15 @@ class EmbedMiddleware:
         return self.app(environ, start_response)
 
 
-def _from_our_page() -> bool:
-    """True when the browser says one of our own pages made this request (Fetch Metadata)."""
-    return request.headers.get("Sec-Fetch-Site", "").lower() == "same-origin"
-
-
 def _guard() -> Response | None:
     """404 for ``/embed/embed/...``; cover a card a host page asked to show."""
     if not is_embed():
         return None
     if request.environ.get(NESTED_KEY):
         abort(404)
-    if REVEAL_ARG in request.args and not _from_our_page():
+    # Fetch Metadata: the browser says whether one of our own pages made this request
+    same_origin = request.headers.get("Sec-Fetch-Site", "").lower() == "same-origin"
+    if REVEAL_ARG in request.args and not same_origin:
         kept = [(k, v) for k, v in request.args.items(multi=True) if k != REVEAL_ARG]
         query = urlencode(kept)
         path = quote(request.script_root + request.path)
@@ -87,15 +84,10 @@ def _vary(response: Response) -> Response:
     return response
 
 
-def answers_cross_origin() -> bool:
-    """This request is for one of the embed's game or rule endpoints (under ``/embed/``)."""
-    return is_embed() and request.blueprint in CORS_BLUEPRINTS
-
-
 def _cors(response: Response) -> Response:
     """Let any origin (a sandboxed frame's is ``null``) read the answer; no credentials."""
-    if not answers_cross_origin():
-        return response
+    if not is_embed() or request.blueprint not in CORS_BLUEPRINTS:
+        return response  # only the embed's game and rule endpoints answer other origins
     response.headers["Access-Control-Allow-Origin"] = "*"
     if request.method == "OPTIONS":  # the preflight of an htmx post (its HX-* headers)
         response.headers["Access-Control-Allow-Methods"] = CORS_METHODS

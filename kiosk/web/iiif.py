@@ -17,15 +17,14 @@ from kiosk.catalogue.citations import plain
 from kiosk.catalogue.pictures import DERIVED, Made, Use, picture_id, read_made, uses_in
 from kiosk.catalogue.schema import SetRecord, TermsRecord
 from kiosk.catalogue.terms import DEFAULT_TERMS, find_term
-from kiosk.web.content import catalogue, current, entry, is_covered
+from kiosk.web.content import catalogue, current, is_covered, set_record
 from kiosk.web.oembed import PROVIDER
-from kiosk.web.pages import FACT_FIELDS, SHOWS_WORDS
+from kiosk.web.pages import FACT_FIELDS, NOT_RECORDED, SHOWS_WORDS
 
 bp = Blueprint("iiif", __name__)
 
 PRESENTATION_TYPE = 'application/ld+json;profile="http://iiif.io/api/presentation/3/context.json"'
 MAX_AGE = 3600
-NOT_RECORDED = "not recorded"
 # The set page's facts, but its long prose (a viewer's side panel shows short facts; the
 # homepage link leads to the rest)
 PROSE = frozenset({"physical_description", "marks", "history"})
@@ -197,9 +196,8 @@ def build(record: SetRecord) -> Manifest:
 @bp.get("/iiif/<slug>/manifest.json")
 def manifest(slug: str) -> Response:
     """A set's IIIF Presentation 3 manifest (404 if it has no picture a visitor may see)."""
-    found = entry("set", slug)
-    record = found.record if found else None
-    if not isinstance(record, SetRecord) or not shown(record):
+    record = set_record(slug)
+    if record is None or not shown(record):
         abort(404)
     response = current_app.response_class(build(record).json(), mimetype="application/json")
     response.headers["Content-Type"] = PRESENTATION_TYPE

@@ -54,19 +54,26 @@ def frames_elsewhere(policy: str) -> bool:
     return True
 
 
+def _page_path(url: str) -> tuple[str, str]:
+    """A URL's path without ``/embed`` and its query (``?...`` or "") without ``view``."""
+    parts = urlsplit(url)
+    path = parts.path or "/"
+    if path == PREFIX or path.startswith(PREFIX + "/"):
+        path = path[len(PREFIX) :] or "/"
+    query = urlencode([(k, v) for k, v in parse_qsl(parts.query) if k != REVEAL_ARG])
+    return path, f"?{query}" if query else ""
+
+
 def page_title(url: str) -> str | None:
     """The title of our page at ``url`` as its embed shows it, or None if there is nothing that
     another site could display: not a page of ours, or an embed no other site may frame."""
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or parts.netloc.lower() != request.host.lower():
         return None
-    path = parts.path or "/"
-    if path == PREFIX or path.startswith(PREFIX + "/"):
-        path = path[len(PREFIX) :] or "/"
+    path, query = _page_path(url)
     if not path.startswith("/") or path.startswith("//") or path.startswith("/oembed"):
         return None
-    query = urlencode([(k, v) for k, v in parse_qsl(parts.query) if k != REVEAL_ARG])
-    target = PREFIX + path + (f"?{query}" if query else "")
+    target = PREFIX + path + query
     with current_app.test_client().get(target, base_url=request.host_url) as response:
         if response.status_code != 200 or response.mimetype != "text/html":
             return None
@@ -81,15 +88,8 @@ def page_title(url: str) -> str | None:
 def embed_src(url: str, embedded: bool = True) -> str:
     """The absolute ``/embed/`` URL for one of our page URLs (never one revealing a card);
     ``embedded=False``: the page itself, on the full kiosk."""
-    parts = urlsplit(url)
-    path = parts.path or "/"
-    if path == PREFIX or path.startswith(PREFIX + "/"):
-        path = path[len(PREFIX) :] or "/"
-    if embedded:
-        path = PREFIX + path
-    query = urlencode([(k, v) for k, v in parse_qsl(parts.query) if k != REVEAL_ARG])
-    root = request.host_url.rstrip("/")
-    return root + path + (f"?{query}" if query else "")
+    path, query = _page_path(url)
+    return request.host_url.rstrip("/") + (PREFIX if embedded else "") + path + query
 
 
 def fallback(url: str, title: str) -> str:
@@ -104,7 +104,8 @@ def fallback(url: str, title: str) -> str:
 
 
 def host_script() -> str:
-    """The host page's script (``embed.js``, which fits the frame), as teachers paste it."""
+    """The host page's script (``embed.js``, which fits the frame), as teachers paste it:
+    without the cache-busting version."""
     return url_for("static", filename="js/embed.js", _external=True).partition("?")[0]
 
 

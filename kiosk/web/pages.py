@@ -99,14 +99,9 @@ class PlayLink:
     game: str = ""  # the game's engine name
 
 
-def deck_plays(record: SetRecord, engine: str) -> bool:
-    """Whether the set's playable deck deals a game of ``engine`` (never offer a dead end),
-    by the game's own recipe."""
-    return unplayable(record, engine) is None
-
-
 def play_links(record: SetRecord) -> list[PlayLink]:
-    """The games the set lists, in its order, that this kiosk plays with the set's deck."""
+    """The games the set lists, in its order, that this kiosk plays with the set's deck (by
+    the game's own recipe: never offer a dead end)."""
     snapshot = content.current()
     links = []
     for slug in record.games:
@@ -114,9 +109,9 @@ def play_links(record: SetRecord) -> list[PlayLink]:
         url = play_url(record.key, slug)
         if game is None or url is None:
             continue
-        if deck_plays(record, game.record.engine):  # type: ignore[union-attr]
-            engine = game.record.engine  # type: ignore[union-attr]
-            links.append(PlayLink(game.record.title, url, engine))  # type: ignore[union-attr]
+        engine = game.record.engine  # type: ignore[union-attr]
+        if unplayable(record, engine) is None:
+            links.append(PlayLink(game.record.title, url, engine))
     return links
 
 
@@ -174,6 +169,7 @@ class Picture:
     alt: str
 
 
+@bp.app_template_global()
 def set_picture(record: SetRecord) -> Picture | None:
     """The first recorded, unflagged face (or a standard card); None if there is none."""
     if record.deck == "standard-52":
@@ -213,9 +209,7 @@ class Shown:
 
 def cover_of(src: str) -> ContentNote | None:
     """The flag that covers a picture file, from whichever set flags it."""
-    snapshot = content.current()
-    records = [e.record for e in snapshot.sets.values()]  # drafts too, as content.py's
-    records += [e.record for e in snapshot.drafts.get("set", {}).values()]
+    records = content.set_records()  # drafts too
     return next((u.flag for u in uses(records) if u.flag and u.image.src == src), None)
 
 
@@ -302,17 +296,13 @@ def home() -> str:
         games=list(snapshot.games.values()),
         notes=list(snapshot.notes.values()),
         pages=snapshot.pages,
-        set_picture=set_picture,
     )
 
 
 @bp.get("/sets/")
 def sets() -> str:
     """Every catalogued set."""
-    snapshot = content.current()
-    return render_template(
-        "pages/sets.html", sets=list(snapshot.sets.values()), set_picture=set_picture
-    )
+    return render_template("pages/sets.html", sets=list(content.current().sets.values()))
 
 
 @bp.get("/sets/<slug>")
@@ -377,8 +367,7 @@ def _entry_page(kind: str, slug: str, **context: Any) -> str:
 @bp.get("/games/<slug>")
 def game(slug: str) -> str:
     """A game's history and rules, and the sets to play it with."""
-    sets = sets_playing(content.current(), slug)
-    return _entry_page("game", slug, sets=sets, set_picture=set_picture)
+    return _entry_page("game", slug, sets=sets_playing(content.current(), slug))
 
 
 @bp.get("/notes/<slug>")
@@ -430,7 +419,6 @@ def patterns() -> str:
         notes=snapshot.notes,
         facts=fact_rows(record) if record else [],
         sets=list(snapshot.sets.values())[:2],
-        set_picture=set_picture,
         photo_demo=next(
             (s for e in snapshot.sets.values() for s in set_pictures(e.record) if s.photo), None
         ),

@@ -26,7 +26,7 @@ from kiosk.catalogue.pictures import (
     uses,
 )
 from kiosk.catalogue.schema import Image, SetRecord
-from kiosk.web.content import MEDIA_CSP, catalogue, current, entry, is_covered
+from kiosk.web.content import MEDIA_CSP, catalogue, is_covered, set_record, set_records
 from kiosk.web.modes import is_embed, runs_as_kiosk
 
 bp = Blueprint("pictures", __name__)
@@ -75,11 +75,7 @@ class Picture:
     @property
     def largest(self) -> str:
         """The widest copy made (jpg): where "Look closely" goes without JavaScript."""
-        if self.made is None:
-            return self.src()
-        return url_for(
-            "pictures.made", pid=self.pid, name=self.made.file(self.made.widths[-1], "jpg")
-        )
+        return self.src(self.made.widths[-1]) if self.made else self.src()
 
     @property
     def zoom(self) -> str | None:
@@ -115,10 +111,7 @@ def picture(image: Image | None) -> Picture | None:
 
 def _srcs_by_id() -> dict[str, str]:
     """picture id → original, for every picture a published (or draft) set names."""
-    snapshot = current()
-    records = [e.record for e in snapshot.sets.values()]
-    records += [e.record for e in snapshot.drafts.get("set", {}).values()]
-    return {picture_id(u.image.src): u.image.src for u in uses(records)}
+    return {picture_id(u.image.src): u.image.src for u in uses(set_records())}
 
 
 def _uncovered_src(pid: str) -> str:
@@ -208,9 +201,8 @@ def covered(token: str) -> Response:
         set_key, src = str(asked["set"]), str(asked["src"])
     except (BadSignature, KeyError, TypeError):
         abort(404)
-    found = entry("set", set_key)
-    record = found.record if found else None
-    if not isinstance(record, SetRecord) or not record.view_flagged_photographs:
+    record = set_record(set_key)
+    if record is None or not record.view_flagged_photographs:
         abort(404)
     if src not in {u.image.src for u in uses([record]) if u.flag is not None}:
         abort(404)

@@ -183,11 +183,8 @@ def step(game: str, slug: str, n: int) -> str:
         abort(404)
     set_record = set_entry.record
     assert isinstance(set_record, SetRecord)
-    module = registry.engine(run.game)
-    variant = module.VARIANTS[record.variant]
+    variant = registry.engine(run.game).VARIANTS[record.variant]
     current_step = run.steps[n - 1]
-    game_entry = snapshot.games.get(game)
-    playing = request.args.get("play") == "1"
     dwell = _dwell()
     extra: dict[str, Any] = {"dwell": dwell} if dwell != DWELL_MS else {}
 
@@ -205,10 +202,10 @@ def step(game: str, slug: str, n: int) -> str:
         total=len(run.steps),
         caption=caption_of(record, run, current_step, variant.source),
         variant=variant,
-        game_entry=game_entry,
+        game_entry=snapshot.games.get(game),
         game_adapter=adapter(run.game),
         set_record=set_record,
-        playing=playing and n < len(run.steps),
+        playing=request.args.get("play") == "1" and n < len(run.steps),
         dwell=dwell,
         prev_url=at(n - 1, **extra) if n > 1 else None,
         next_url=at(n + 1, **extra) if n < len(run.steps) else None,

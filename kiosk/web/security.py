@@ -101,8 +101,7 @@ def init_app(app: Flask) -> None:
     if count:
         # the client's address and scheme only: the Host comes from the proxy's own Host
         # header (nginx: proxy_set_header Host $host), checked against TRUSTED_HOSTS
-        fixed = ProxyFix(app.wsgi_app, x_for=count, x_proto=count)
-        app.wsgi_app = fixed  # type: ignore[method-assign]
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=count, x_proto=count)  # type: ignore
     app.before_request(refuse_large_bodies)
 
     @app.after_request

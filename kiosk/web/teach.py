@@ -8,38 +8,32 @@ inline script.
 
 from __future__ import annotations
 
-from flask import Flask, request, url_for
+from flask import Flask, request
 from markupsafe import escape
 
 from kiosk.web.embed import PREFIX
 from kiosk.web.modes import is_embed, is_kiosk_mode
+from kiosk.web.oembed import host_script
 
 FRAME_WIDTH = 800
 FRAME_HEIGHT = 600
 
 
-def embed_src(path: str) -> str:
-    """The absolute ``/embed/`` address of one of our paths (as ``url_for`` gives it)."""
-    root = request.url_root.rstrip("/")
-    local = path.removeprefix(request.script_root) or "/"
-    return root + PREFIX + local
-
-
 def embed_snippet(path: str, title: str) -> str:
     """The HTML a teacher pastes: the iframe of ``path``, and embed.js to fit its height."""
-    # the address docs/embedding.md gives, without the cache-busting version: it is pasted once
-    script = url_for("static", filename="js/embed.js", _external=True).partition("?")[0]
+    script = host_script()  # the address docs/embedding.md gives: it is pasted once
     frame = (
-        f'<iframe src="{escape(embed_src(path))}" title="{escape(title)}"'
+        f'<iframe src="{escape(embed_page_url(path, PREFIX))}" title="{escape(title)}"'
         f' width="{FRAME_WIDTH}" height="{FRAME_HEIGHT}" loading="lazy"'
         ' style="border:0; width:100%"></iframe>'
     )
     return f'{frame}\n<script src="{escape(script)}" defer></script>'
 
 
-def embed_page_url(path: str) -> str:
-    """The page's own absolute address (what WordPress turns into an embed by oEmbed)."""
-    return request.url_root.rstrip("/") + (path.removeprefix(request.script_root) or "/")
+def embed_page_url(path: str, mount: str = "") -> str:
+    """The page's own absolute address (what WordPress turns into an embed by oEmbed), or under
+    ``mount`` (``/embed``: the snippet's); ``path`` as ``url_for`` gives it."""
+    return request.url_root.rstrip("/") + mount + (path.removeprefix(request.script_root) or "/")
 
 
 def shows_embed_panel() -> bool:

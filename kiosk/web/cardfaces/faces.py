@@ -67,13 +67,8 @@ def _flagged_svg(face: CardFace, set_title: str | None) -> str:
 def _top_label(face: CardFace, ink: str) -> str:
     """The line above the emblem: the family's name, or MASTER CARD on a master card."""
     if _shows_family(face):
-        lines, size = fit_lines(
-            face.family.upper(),
-            width=176,
-            height=20,
-            max_size=18,
-            max_lines=1,  # type: ignore[union-attr]
-        )
+        family = str(face.family).upper()  # _shows_family: there is one
+        lines, size = fit_lines(family, width=176, height=20, max_size=18, max_lines=1)
         return text_block(lines, size, 52, ink, SANS, "bold")
     if face.role == "master":
         return text_block(["MASTER CARD"], 14, 52, ink, SANS, "bold")

@@ -14,11 +14,6 @@ SERIF = "Georgia, 'DejaVu Serif', 'Times New Roman', serif"
 SANS = "'DejaVu Sans', Verdana, Arial, sans-serif"
 
 
-def _text(value: str) -> str:
-    """Text content made safe for XML."""
-    return escape(value)
-
-
 def quoted(title: str) -> str:
     """A historic title in curly quotation marks, as the museum prints historic text."""
     return f"\u201c{title.strip()}\u201d"
@@ -30,23 +25,22 @@ def svg_document(title: str, body: str, desc: str | None = None) -> str:
         '<svg xmlns="http://www.w3.org/2000/svg" role="img" '
         f'viewBox="0 0 {WIDTH} {HEIGHT}" width="{WIDTH}" height="{HEIGHT}" '
         'aria-labelledby="t">',
-        f'<title id="t">{_text(title)}</title>',
+        f'<title id="t">{escape(title)}</title>',
     ]
     if desc:
-        parts.append(f"<desc>{_text(desc)}</desc>")
+        parts.append(f"<desc>{escape(desc)}</desc>")
     parts.append(body)
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
 
 
-def frame(ink: str, dashed: bool = False) -> str:
+def frame(ink: str) -> str:
     """The cream card with rounded corners, a bold coloured border and a fine inner rule."""
-    dash = ' stroke-dasharray="10 7"' if dashed else ""
     return (
         f'<rect x="1.5" y="1.5" width="{WIDTH - 3}" height="{HEIGHT - 3}" rx="16" '
         f'fill="{CREAM}" stroke="{INK}" stroke-width="3"/>\n'
         f'<rect x="12" y="12" width="{WIDTH - 24}" height="{HEIGHT - 24}" rx="9" '
-        f'fill="none" stroke="{ink}" stroke-width="7"{dash}/>\n'
+        f'fill="none" stroke="{ink}" stroke-width="7"/>\n'
         f'<rect x="21" y="21" width="{WIDTH - 42}" height="{HEIGHT - 42}" rx="5" '
         f'fill="none" stroke="{ink}" stroke-width="1.5"/>'
     )
@@ -100,7 +94,7 @@ def text_block(
     leading = size * 1.15
     first = centre_y - leading * (len(lines) - 1) / 2 + size * 0.35
     tspans = "".join(
-        f'<tspan x="{WIDTH / 2}" y="{first + i * leading:.1f}">{_text(line)}</tspan>'
+        f'<tspan x="{WIDTH / 2}" y="{first + i * leading:.1f}">{escape(line)}</tspan>'
         for i, line in enumerate(lines)
     )
     return (

@@ -30,7 +30,7 @@ from kiosk.catalogue.pictures import (
 )
 from kiosk.catalogue.problems import Problem
 from kiosk.catalogue.read import KeyPath, SourceFile
-from kiosk.catalogue.schema import AnyRecord, ContentNote, Image, SetRecord, TermsRecord, dotted
+from kiosk.catalogue.schema import AnyRecord, ContentNote, SetRecord, TermsRecord, dotted
 from kiosk.catalogue.terms import DEFAULT_TERMS, find_term, is_vague
 from kiosk.games import registry
 
@@ -42,12 +42,6 @@ class Checked:
     rel: str  # path relative to the content folder, posix
     source: SourceFile
     record: AnyRecord
-
-
-def images_of(record: AnyRecord) -> Iterator[tuple[KeyPath, Image]]:
-    """Every image a record names (a set's, each card's front and back), with its key path."""
-    for use in uses_in(record):
-        yield use.where, use.image
 
 
 LINKED = "is a link to another file: put the picture itself in images/"
@@ -196,10 +190,10 @@ def collection_problems(
                         f"cards[{i}].content_note.note: unknown note '{flag.note}'"
                         " (a flagged card needs a note file in notes/ with this slug)",
                     )
-        for loc, image in images_of(record):
-            why = image_problem(content_dir, image.src, files, links)
+        for use in uses_in(record):
+            why = image_problem(content_dir, use.image.src, files, links)
             if why:
-                add(item, (*loc, "src"), f"{dotted(loc)}.src: {why}")
+                add(item, (*use.where, "src"), f"{dotted(use.where)}.src: {why}")
         for loc, message in picture_problems(record, terms, notes, drafts, broken):
             add(item, loc, message)
     flagged = flagged_where(checked)
@@ -432,14 +426,12 @@ def own_rules_problems(checked: list[Checked], engines: dict[str, str]) -> dict[
             if game not in record.games:
                 listed = ", ".join(record.games) or "none"
                 why = f"own_rules.{game}: '{game}' is not one of this set's games ({listed})"
-                loc: KeyPath = ("own_rules", game)
             elif variant not in registry.engine(engine).VARIANTS:
                 known = ", ".join(registry.engine(engine).VARIANTS)
                 why = f"own_rules.{game}: '{variant}' is not a rule variant of {game}"
                 why += f" (known: {known})"
-                loc = ("own_rules", game)
             else:
                 continue
-            line, col = item.source.position(loc)
+            line, col = item.source.position(("own_rules", game))
             found.setdefault(item.rel, []).append(Problem(item.source.path, line, col, why))
     return found

@@ -26,7 +26,6 @@ FORMATS = ("webp", "jpg")
 TILE = 512  # the IIIF tile size, in pixels of the level it is cut from
 DERIVED = "derived"  # the folder under the content folder where the made files are kept
 MADE = "made.json"  # in each picture's folder: what was made, from which original
-IIIF_VERSION = 3
 IIIF_ID = "{iiif-id}"  # in a stored info.json, replaced with the served address
 
 

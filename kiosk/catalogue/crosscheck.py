@@ -176,20 +176,12 @@ def collection_problems(
                     )
                 if flag is not None and ("note", flag.note) in broken and flag.note not in notes:
                     found.setdefault(item.rel, [])
-                elif flag is not None and ("note", flag.note) in drafts and not record.draft:
-                    add(
-                        item,
-                        ("cards", i, "content_note", "note"),
-                        f"cards[{i}].content_note.note: the note '{flag.note}' is a draft, never"
-                        " shown to visitors: publish it first (delete its 'draft: true')",
+                elif flag is not None:
+                    why = _note_problem(
+                        f"cards[{i}]", flag.note, "card", notes, drafts, record.draft
                     )
-                elif flag is not None and flag.note not in notes:
-                    add(
-                        item,
-                        ("cards", i, "content_note", "note"),
-                        f"cards[{i}].content_note.note: unknown note '{flag.note}'"
-                        " (a flagged card needs a note file in notes/ with this slug)",
-                    )
+                    if why:
+                        add(item, ("cards", i, "content_note", "note"), why)
         for use in uses_in(record):
             why = image_problem(content_dir, use.image.src, files, links)
             if why:
@@ -220,6 +212,7 @@ def picture_problems(
 ) -> Iterator[tuple[KeyPath, str]]:
     """A set's pictures: contested words in an unflagged picture's alt text or caption, and a
     picture's own flag that is vague or names no published note."""
+    draft = getattr(record, "draft", False)
     for use in uses_in(record):
         where = dotted(use.where)
         if use.flag is None:
@@ -234,7 +227,6 @@ def picture_problems(
         own: ContentNote | None = use.image.content_note
         if own is None:
             continue
-        note_at = (*use.where, "content_note", "note")
         if is_vague(own.shows):
             yield (
                 (*use.where, "content_note", "shows"),
@@ -243,18 +235,26 @@ def picture_problems(
             )
         if ("note", own.note) in broken and own.note not in notes:
             continue  # the note cannot be read now: its own problem says so
-        if ("note", own.note) in drafts and not getattr(record, "draft", False):
-            yield (
-                note_at,
-                f"{where}.content_note.note: the note '{own.note}' is a draft, never shown to"
-                " visitors: publish it first (delete its 'draft: true')",
-            )
-        elif own.note not in notes:
-            yield (
-                note_at,
-                f"{where}.content_note.note: unknown note '{own.note}' (a flagged picture"
-                " needs a note file in notes/ with this slug)",
-            )
+        why = _note_problem(where, own.note, "picture", notes, drafts, draft)
+        if why:
+            yield (*use.where, "content_note", "note"), why
+
+
+def _note_problem(
+    where: str, note: str, what: str, notes: set[str], drafts: set[tuple[str, str]], draft: bool
+) -> str | None:
+    """Why a flag's note cannot be shown with it (a draft, or no such note), or None."""
+    if ("note", note) in drafts and not draft:
+        return (
+            f"{where}.content_note.note: the note '{note}' is a draft, never shown to visitors:"
+            " publish it first (delete its 'draft: true')"
+        )
+    if note not in notes:
+        return (
+            f"{where}.content_note.note: unknown note '{note}' (a flagged {what} needs a note"
+            " file in notes/ with this slug)"
+        )
+    return None
 
 
 def flagged_where(checked: list[Checked]) -> dict[str, str]:
@@ -403,12 +403,9 @@ def game_warnings(checked: list[Checked], engines: dict[str, str]) -> list[Probl
             engine = engines.get(slug)
             why = unplayable(record, engine) if engine in registry.names() else None
             if why:
-                line, col = item.source.position(("games", i))
-                found.append(
-                    Problem(
-                        item.source.path, line, col, f"games[{i}]: {slug} {why}", level="warning"
-                    )
-                )
+                at = item.source.position(("games", i))
+                message = f"games[{i}]: {slug} {why}"
+                found.append(Problem(item.source.path, *at, message, level="warning"))
     return found
 
 

@@ -166,15 +166,8 @@ def validate_source(source: SourceFile) -> tuple[AnyRecord | None, list[Problem]
         )
         return None, problems
     if not isinstance(kind, str) or kind not in MODELS:
-        line, col = source.position(("kind",))
-        problems.append(
-            Problem(
-                source.path,
-                line,
-                col,
-                f"unknown kind {kind!r}: use one of: {', '.join(MODELS)}",
-            )
-        )
+        message = f"unknown kind {kind!r}: use one of: {', '.join(MODELS)}"
+        problems.append(Problem(source.path, *source.position(("kind",)), message))
         return None, problems
     try:
         record = RECORD.validate_python(data)

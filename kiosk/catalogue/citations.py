@@ -237,12 +237,10 @@ def citation_problems(
             continue
         for i, source in enumerate(item.record.sources):
             if source.key not in used:
-                line, col = item.source.position(("sources", i, "key"))
                 unused.append(
                     Problem(
                         item.source.path,
-                        line,
-                        col,
+                        *item.source.position(("sources", i, "key")),
                         f"source '{source.key}' is cited nowhere: cite it as"
                         f" [@{source.key}] where it is used, or remove it",
                         level="warning",

@@ -160,10 +160,8 @@ def validate_source(source: SourceFile) -> tuple[AnyRecord | None, list[Problem]
         return None, problems
     kind = data.get("kind")
     if "kind" not in data:
-        line, col = source.position(())
-        problems.append(
-            Problem(source.path, line, col, "missing 'kind:' (one of: set, game, note, page)")
-        )
+        message = "missing 'kind:' (one of: set, game, note, page)"
+        problems.append(Problem(source.path, *source.position(()), message))
         return None, problems
     if not isinstance(kind, str) or kind not in MODELS:
         message = f"unknown kind {kind!r}: use one of: {', '.join(MODELS)}"

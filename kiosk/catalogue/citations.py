@@ -11,13 +11,12 @@ claim (``schema.CLAIM``) needs a citation or the words "not recorded" or "our in
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from kiosk.catalogue.problems import Problem
+from kiosk.catalogue.problems import Problem, did_you_mean
 from kiosk.catalogue.read import KeyPath, Position, SourceFile
 from kiosk.catalogue.schema import AnyRecord, SourcesRecord
 
@@ -224,10 +223,9 @@ def citation_problems(
             used.add(key)
             if key in known or sources_broken:
                 continue
-            close = difflib.get_close_matches(key, list(known), n=1, cutoff=0.6)
-            hint = f" (did you mean '@{close[0]}'?)" if close else ""
             message = (
-                f"unknown source '@{key}'{hint}: add it to {where}, or correct the key"
+                f"unknown source '@{key}'{did_you_mean(key, known, '@')}: add it to {where},"
+                " or correct the key"
                 if known
                 else f"'@{key}' cites a source, but there is no sources file: add {where}"
                 " (docs/curators.md, 'Citing a source')"
@@ -239,12 +237,10 @@ def citation_problems(
             continue
         for i, source in enumerate(item.record.sources):
             if source.key not in used:
-                line, col = item.source.position(("sources", i, "key"))
                 unused.append(
                     Problem(
                         item.source.path,
-                        line,
-                        col,
+                        *item.source.position(("sources", i, "key")),
                         f"source '{source.key}' is cited nowhere: cite it as"
                         f" [@{source.key}] where it is used, or remove it",
                         level="warning",

@@ -30,7 +30,7 @@ from kiosk.catalogue.pictures import (
 )
 from kiosk.catalogue.problems import Problem
 from kiosk.catalogue.read import KeyPath, SourceFile
-from kiosk.catalogue.schema import AnyRecord, ContentNote, Image, SetRecord, TermsRecord, dotted
+from kiosk.catalogue.schema import AnyRecord, ContentNote, SetRecord, TermsRecord, dotted
 from kiosk.catalogue.terms import DEFAULT_TERMS, find_term, is_vague
 from kiosk.games import registry
 
@@ -42,12 +42,6 @@ class Checked:
     rel: str  # path relative to the content folder, posix
     source: SourceFile
     record: AnyRecord
-
-
-def images_of(record: AnyRecord) -> Iterator[tuple[KeyPath, Image]]:
-    """Every image a record names (a set's, each card's front and back), with its key path."""
-    for use in uses_in(record):
-        yield use.where, use.image
 
 
 LINKED = "is a link to another file: put the picture itself in images/"
@@ -182,24 +176,16 @@ def collection_problems(
                     )
                 if flag is not None and ("note", flag.note) in broken and flag.note not in notes:
                     found.setdefault(item.rel, [])
-                elif flag is not None and ("note", flag.note) in drafts and not record.draft:
-                    add(
-                        item,
-                        ("cards", i, "content_note", "note"),
-                        f"cards[{i}].content_note.note: the note '{flag.note}' is a draft, never"
-                        " shown to visitors: publish it first (delete its 'draft: true')",
+                elif flag is not None:
+                    why = _note_problem(
+                        f"cards[{i}]", flag.note, "card", notes, drafts, record.draft
                     )
-                elif flag is not None and flag.note not in notes:
-                    add(
-                        item,
-                        ("cards", i, "content_note", "note"),
-                        f"cards[{i}].content_note.note: unknown note '{flag.note}'"
-                        " (a flagged card needs a note file in notes/ with this slug)",
-                    )
-        for loc, image in images_of(record):
-            why = image_problem(content_dir, image.src, files, links)
+                    if why:
+                        add(item, ("cards", i, "content_note", "note"), why)
+        for use in uses_in(record):
+            why = image_problem(content_dir, use.image.src, files, links)
             if why:
-                add(item, (*loc, "src"), f"{dotted(loc)}.src: {why}")
+                add(item, (*use.where, "src"), f"{dotted(use.where)}.src: {why}")
         for loc, message in picture_problems(record, terms, notes, drafts, broken):
             add(item, loc, message)
     flagged = flagged_where(checked)
@@ -226,6 +212,7 @@ def picture_problems(
 ) -> Iterator[tuple[KeyPath, str]]:
     """A set's pictures: contested words in an unflagged picture's alt text or caption, and a
     picture's own flag that is vague or names no published note."""
+    draft = getattr(record, "draft", False)
     for use in uses_in(record):
         where = dotted(use.where)
         if use.flag is None:
@@ -240,7 +227,6 @@ def picture_problems(
         own: ContentNote | None = use.image.content_note
         if own is None:
             continue
-        note_at = (*use.where, "content_note", "note")
         if is_vague(own.shows):
             yield (
                 (*use.where, "content_note", "shows"),
@@ -249,18 +235,26 @@ def picture_problems(
             )
         if ("note", own.note) in broken and own.note not in notes:
             continue  # the note cannot be read now: its own problem says so
-        if ("note", own.note) in drafts and not getattr(record, "draft", False):
-            yield (
-                note_at,
-                f"{where}.content_note.note: the note '{own.note}' is a draft, never shown to"
-                " visitors: publish it first (delete its 'draft: true')",
-            )
-        elif own.note not in notes:
-            yield (
-                note_at,
-                f"{where}.content_note.note: unknown note '{own.note}' (a flagged picture"
-                " needs a note file in notes/ with this slug)",
-            )
+        why = _note_problem(where, own.note, "picture", notes, drafts, draft)
+        if why:
+            yield (*use.where, "content_note", "note"), why
+
+
+def _note_problem(
+    where: str, note: str, what: str, notes: set[str], drafts: set[tuple[str, str]], draft: bool
+) -> str | None:
+    """Why a flag's note cannot be shown with it (a draft, or no such note), or None."""
+    if ("note", note) in drafts and not draft:
+        return (
+            f"{where}.content_note.note: the note '{note}' is a draft, never shown to visitors:"
+            " publish it first (delete its 'draft: true')"
+        )
+    if note not in notes:
+        return (
+            f"{where}.content_note.note: unknown note '{note}' (a flagged {what} needs a note"
+            " file in notes/ with this slug)"
+        )
+    return None
 
 
 def flagged_where(checked: list[Checked]) -> dict[str, str]:
@@ -409,12 +403,9 @@ def game_warnings(checked: list[Checked], engines: dict[str, str]) -> list[Probl
             engine = engines.get(slug)
             why = unplayable(record, engine) if engine in registry.names() else None
             if why:
-                line, col = item.source.position(("games", i))
-                found.append(
-                    Problem(
-                        item.source.path, line, col, f"games[{i}]: {slug} {why}", level="warning"
-                    )
-                )
+                at = item.source.position(("games", i))
+                message = f"games[{i}]: {slug} {why}"
+                found.append(Problem(item.source.path, *at, message, level="warning"))
     return found
 
 
@@ -432,14 +423,12 @@ def own_rules_problems(checked: list[Checked], engines: dict[str, str]) -> dict[
             if game not in record.games:
                 listed = ", ".join(record.games) or "none"
                 why = f"own_rules.{game}: '{game}' is not one of this set's games ({listed})"
-                loc: KeyPath = ("own_rules", game)
             elif variant not in registry.engine(engine).VARIANTS:
                 known = ", ".join(registry.engine(engine).VARIANTS)
                 why = f"own_rules.{game}: '{variant}' is not a rule variant of {game}"
                 why += f" (known: {known})"
-                loc = ("own_rules", game)
             else:
                 continue
-            line, col = item.source.position(loc)
+            line, col = item.source.position(("own_rules", game))
             found.setdefault(item.rel, []).append(Problem(item.source.path, line, col, why))
     return found

@@ -8,13 +8,12 @@ Addresses mirror the views' routes (``kiosk.web.pages``, ``rules``, ``printing``
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterable
 from typing import Any
 
 from kiosk.catalogue.citations import CODE_SPAN, FENCE
-from kiosk.catalogue.problems import Problem
+from kiosk.catalogue.problems import Problem, did_you_mean
 from kiosk.catalogue.schema import PageRecord, SetRecord
 
 # Pages the kiosk's own templates link to (the navigation, the home page, the teachers' embed)
@@ -65,9 +64,7 @@ def _why_not(address: str, kinds: dict[str, dict[str, Any]]) -> str | None:
         return "no page of the kiosk has this address"
     known = kinds.get(kind, {})
     if slug not in known:
-        close = difflib.get_close_matches(slug, list(known), n=1, cutoff=0.6)
-        hint = f" (did you mean '{close[0]}'?)" if close else ""
-        return f"there is no {kind} '{shown}'{hint}"
+        return f"there is no {kind} '{shown}'{did_you_mean(slug, known)}"
     record = known[slug]
     if getattr(record, "draft", False):
         return f"the {kind} '{slug}' is a draft, never shown to visitors"
@@ -80,8 +77,7 @@ def _why_not(address: str, kinds: dict[str, dict[str, Any]]) -> str | None:
     if kind == "set" and fragment.startswith("card-"):
         faces = [face.key for face in record.cards]
         if fragment[5:] not in faces:
-            close = difflib.get_close_matches(fragment[5:], faces, n=1, cutoff=0.6)
-            hint = f" (did you mean '#card-{close[0]}'?)" if close else ""
+            hint = did_you_mean(fragment[5:], faces, "#card-")
             return f"the set '{slug}' has no card '{fragment[5:]}'{hint}"
     return None
 

@@ -164,11 +164,9 @@ def length_warnings(source: SourceFile) -> Iterator[Problem]:
             limit = MAX_TITLE if title else MAX_TEXT
             if len(value) > limit:
                 what = f"a {name}" if title else "a value"
-                line, col = source.position(loc)
                 yield Problem(
                     source.path,
-                    line,
-                    col,
+                    *source.position(loc),
                     f"{dotted(loc)}: {len(value):,} characters, more than the {limit:,}"
                     f" {what} may have: shorten it (the kiosk shows it whole, and a page"
                     " cannot hold it)",
@@ -184,11 +182,9 @@ def colour_warnings(source: SourceFile) -> Iterator[Problem]:
     back = data.get("back")
     colour = back.get("colour") if isinstance(back, dict) else None
     if isinstance(colour, str) and not COLOUR.fullmatch(colour.strip()):
-        line, col = source.position(("back", "colour"))
         yield Problem(
             source.path,
-            line,
-            col,
+            *source.position(("back", "colour")),
             f"back.colour: the kiosk cannot draw the colour '{colour}': write a colour code"
             ' in quotes, such as "#1d2c5e" (until then it draws its own dark blue)',
             level="warning",

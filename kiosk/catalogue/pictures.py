@@ -13,7 +13,7 @@ import hashlib
 import json
 import math
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path, PurePosixPath
 from typing import Literal
 
@@ -26,7 +26,6 @@ FORMATS = ("webp", "jpg")
 TILE = 512  # the IIIF tile size, in pixels of the level it is cut from
 DERIVED = "derived"  # the folder under the content folder where the made files are kept
 MADE = "made.json"  # in each picture's folder: what was made, from which original
-IIIF_VERSION = 3
 IIIF_ID = "{iiif-id}"  # in a stored info.json, replaced with the served address
 
 
@@ -113,17 +112,7 @@ class Made:
         return f"w{width}.{fmt}"
 
     def to_json(self) -> str:
-        return json.dumps(
-            {
-                "src": self.src,
-                "sha256": self.sha256,
-                "width": self.width,
-                "height": self.height,
-                "widths": list(self.widths),
-                "covered": self.covered,
-            },
-            indent=2,
-        )
+        return json.dumps(asdict(self), indent=2)  # the tuple of widths is written as a list
 
 
 def widths_for(width: int) -> tuple[int, ...]:

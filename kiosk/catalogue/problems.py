@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 
@@ -20,3 +22,9 @@ class Problem:
     def __str__(self) -> str:
         level = "" if self.level == "error" else f"{self.level}: "
         return f"{self.path}:{self.line}:{self.col}: {level}{self.message}"
+
+
+def did_you_mean(name: str, names: Iterable[str], prefix: str = "") -> str:
+    """`` (did you mean '<prefix><nearest>'?)`` for the nearest of ``names``, or ''."""
+    close = difflib.get_close_matches(name, list(names), n=1, cutoff=0.6)
+    return f" (did you mean '{prefix}{close[0]}'?)" if close else ""

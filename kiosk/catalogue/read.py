@@ -87,11 +87,6 @@ class SourceFile:
     problems: tuple[Problem, ...] = ()
     front: str = ""  # the front matter as written (for messages quoting a line, and guesses)
 
-    def line_text(self, line: int) -> str:
-        """Line ``line`` of the file (1-based) when it is in the front matter, else ''."""
-        lines = self.front.splitlines()
-        return lines[line - 2] if 2 <= line < len(lines) + 2 else ""
-
     def position(self, path: KeyPath) -> Position:
         """The nearest known position for a key path: the value, else its closest ancestor."""
         path = tuple(path)

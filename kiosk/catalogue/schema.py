@@ -261,6 +261,14 @@ class SetRecord(Strict):
         return self.__pydantic_private__["_key"]  # type: ignore[index]
 
 
+class Slugged(Strict):
+    """A record whose address is its ``slug``."""
+
+    @property
+    def key(self) -> str:
+        return self.slug  # type: ignore[attr-defined]
+
+
 class Words(Strict):
     """What visitors read for a rule variant or a computer player's level: a name and a line."""
 
@@ -275,7 +283,7 @@ class LevelWords(Words):
     names: list[Text] = Field(default_factory=list)
 
 
-class GameRecord(Strict):
+class GameRecord(Slugged):
     """A game: its history and rules in the body; the engine that plays it.
 
     ``variants`` and ``levels`` hold the words visitors read for each of the engine's rule
@@ -295,12 +303,8 @@ class GameRecord(Strict):
     order: int = 100
     draft: bool = False  # served only in preview (KIOSK_PREVIEW), never to visitors
 
-    @property
-    def key(self) -> str:
-        return self.slug
 
-
-class NoteRecord(Strict):
+class NoteRecord(Slugged):
     """A contextual note, e.g. on golliwog imagery."""
 
     kind: Literal["note"]
@@ -312,12 +316,8 @@ class NoteRecord(Strict):
     reviewed: str | None = None  # when it was last reviewed, e.g. 2026-12-02 (shown on it)
     draft: bool = False  # served only in preview (KIOSK_PREVIEW), never to visitors
 
-    @property
-    def key(self) -> str:
-        return self.slug
 
-
-class PageRecord(Strict):
+class PageRecord(Slugged):
     """A plain page: about, sources."""
 
     kind: Literal["page"]
@@ -328,12 +328,8 @@ class PageRecord(Strict):
     order: int = 100
     draft: bool = False  # served only in preview (KIOSK_PREVIEW), never to visitors
 
-    @property
-    def key(self) -> str:
-        return self.slug
 
-
-class TermsRecord(Strict):
+class TermsRecord(Slugged):
     """The curators' list of contested terms: a card naming one must carry a content_note."""
 
     kind: Literal["terms"]
@@ -342,12 +338,8 @@ class TermsRecord(Strict):
     terms: list[Text] = Field(min_length=1)  # whole words or phrases, e.g. golliwog, jim crow
     sources: list[Source] = Field(min_length=1)
 
-    @property
-    def key(self) -> str:
-        return self.slug
 
-
-class SourcesRecord(Strict):
+class SourcesRecord(Slugged):
     """The curators' sources file: every work the kiosk cites, each under its key."""
 
     kind: Literal["sources"]
@@ -355,22 +347,14 @@ class SourcesRecord(Strict):
     title: Text
     sources: list[CitedSource] = Field(min_length=1)
 
-    @property
-    def key(self) -> str:
-        return self.slug
 
-
-class WordsRecord(Strict):
+class WordsRecord(Slugged):
     """Visitor-facing words a curator rewords (keys and defaults: kiosk/catalogue/words.py)."""
 
     kind: Literal["words"]
     slug: Slug
     title: Text
     words: dict[str, Text] = Field(min_length=1)
-
-    @property
-    def key(self) -> str:
-        return self.slug
 
 
 class StepCaption(Strict):

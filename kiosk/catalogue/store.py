@@ -149,12 +149,10 @@ def _drafts_named(item: Checked, items: list[Checked]) -> list[Problem]:
     for field_name, kind in (("game", "game"), ("deck", "set")):
         slug = getattr(record, field_name)
         if (kind, slug) in drafts:
-            line, col = item.source.position((field_name,))
             found.append(
                 Problem(
                     item.source.path,
-                    line,
-                    col,
+                    *item.source.position((field_name,)),
                     f"{field_name}: the {kind} '{slug}' is a draft, never shown to"
                     " visitors: publish it first (delete its 'draft: true')",
                 )

@@ -17,18 +17,15 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from kiosk.catalogue.citations import claim_problems
 from kiosk.catalogue.crosscheck import (
-    LINKED,
     Checked,
     collection_problems,
-    contested_terms,
     game_warnings,
     image_problem,
-    images_of,
     own_rules_problems,
 )
-from kiosk.catalogue.decks import match_key, unplayable
+from kiosk.catalogue.decks import match_key
 from kiosk.catalogue.looks import EMBLEM_ORDER, colour_problem, emblem_picks
-from kiosk.catalogue.problems import Problem
+from kiosk.catalogue.problems import Problem, did_you_mean
 from kiosk.catalogue.read import KeyPath, SourceFile
 from kiosk.catalogue.scenario_check import check_scenario
 from kiosk.catalogue.schema import (
@@ -118,11 +115,7 @@ def _message(kind: str, loc: KeyPath, error: dict[str, Any]) -> str:
     if kind_type == "extra_forbidden":
         name = str(loc[-1])
         model = _model_at(MODELS.get(kind), loc[:-1])
-        hint = ""
-        if model is not None:
-            close = difflib.get_close_matches(name, list(model.model_fields), n=1, cutoff=0.6)
-            if close:
-                hint = f" (did you mean '{close[0]}'?)"
+        hint = did_you_mean(name, model.model_fields) if model is not None else ""
         if name == "licence" and model is not None and "rights" in model.model_fields:
             hint = " (a picture's rights are now 'rights:', a rightsstatements.org or"
             hint += " creativecommons.org address, with 'credit:' for who holds them)"
@@ -167,21 +160,12 @@ def validate_source(source: SourceFile) -> tuple[AnyRecord | None, list[Problem]
         return None, problems
     kind = data.get("kind")
     if "kind" not in data:
-        line, col = source.position(())
-        problems.append(
-            Problem(source.path, line, col, "missing 'kind:' (one of: set, game, note, page)")
-        )
+        message = "missing 'kind:' (one of: set, game, note, page)"
+        problems.append(Problem(source.path, *source.position(()), message))
         return None, problems
     if not isinstance(kind, str) or kind not in MODELS:
-        line, col = source.position(("kind",))
-        problems.append(
-            Problem(
-                source.path,
-                line,
-                col,
-                f"unknown kind {kind!r}: use one of: {', '.join(MODELS)}",
-            )
-        )
+        message = f"unknown kind {kind!r}: use one of: {', '.join(MODELS)}"
+        problems.append(Problem(source.path, *source.position(("kind",)), message))
         return None, problems
     try:
         record = RECORD.validate_python(data)
@@ -329,8 +313,7 @@ def _words_problems(source: SourceFile, record: WordsRecord) -> list[Problem]:
     found = []
     for key in record.words:
         if key not in DEFAULTS:
-            close = difflib.get_close_matches(key, list(DEFAULTS), n=1, cutoff=0.6)
-            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            hint = did_you_mean(key, DEFAULTS)
             found.append(
                 Problem(
                     source.path,
@@ -345,8 +328,7 @@ def _look_problems(source: SourceFile, i: int, face: Any) -> list[Problem]:
     """A card's ``emblem:`` that is not on the list, or a ``colour:`` the face cannot use."""
     found = []
     if face.emblem is not None and face.emblem not in EMBLEM_ORDER:
-        close = difflib.get_close_matches(face.emblem, EMBLEM_ORDER, n=1, cutoff=0.6)
-        hint = f" (did you mean '{close[0]}'?)" if close else ""
+        hint = did_you_mean(face.emblem, EMBLEM_ORDER)
         found.append(
             Problem(
                 source.path,
@@ -389,19 +371,15 @@ def _cards_recorded(record: SetRecord) -> int | None:
 
 
 __all__ = [
-    "LINKED",
     "AnyRecord",
     "Checked",
     "check_scenario",
     "collection_problems",
-    "contested_terms",
     "dotted",
     "emblem_notes",
     "game_warnings",
     "image_problem",
-    "images_of",
     "own_rules_problems",
     "record_problems",
-    "unplayable",
     "validate_source",
 ]

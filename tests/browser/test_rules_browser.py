@@ -238,6 +238,7 @@ def test_reached_from_the_list_by_a_boosted_link(page, live_server):
     page.goto(f"{live_server.url}/rules/")
     page.locator('a[href="/rules/snitchems/pairing/1"]').click()
     _settled(page, 1, 12)
+    page.wait_for_function("() => !!window.kioskRules")  # the swapped-in script has run
     page.keyboard.press("ArrowRight")
     _settled(page, 2, 12)
     assert page.url.endswith("/rules/snitchems/pairing/2")

@@ -42,18 +42,6 @@ def has(kind: str, test: Callable[[Mapping[str, Any]], bool] = lambda event: Tru
     return lambda moment: any(e["type"] == kind and test(e) for e in moment.events)
 
 
-def _as_given(state: Any, action: dict[str, Any]) -> dict[str, Any]:
-    return action
-
-
-def _nothing_marked(state: Any, action: dict[str, Any]) -> frozenset[str]:
-    return frozenset()
-
-
-def _no_options(players: int) -> Mapping[str, Any]:
-    return EMPTY
-
-
 @dataclass(frozen=True)
 class ScriptField:
     """How one field a curator writes in a scripted action (beside the player) reaches the
@@ -78,18 +66,14 @@ class Scripting:
     # how those fields reach the engine (Snap: a call's ``ms``; Happy Families: a ``target`` seat)
     fields: Mapping[str, ScriptField] = field(default_factory=dict)
     # options a scripted run of ``players`` seats adds (Snap: every seat's calls are scripted)
-    options: Callable[[int], Mapping[str, Any]] = _no_options
+    options: Callable[[int], Mapping[str, Any]] = lambda players: EMPTY
     # an action completed from the state it is played in (Snap: a call names the card turned)
-    prepare: Callable[[Any, dict[str, Any]], dict[str, Any]] = _as_given
+    prepare: Callable[[Any, dict[str, Any]], dict[str, Any]] = lambda state, action: action
     # what is noted of an action before it is played, for points that depend on the moment
     # (Snitch'ems: a capture made although another card could have been laid)
-    marks: Callable[[Any, dict[str, Any]], frozenset[str]] = _nothing_marked
+    marks: Callable[[Any, dict[str, Any]], frozenset[str]] = lambda state, action: frozenset()
     # words for an onlooker where the live game's own words say nothing (Snap's deal)
     onlooker_words: Callable[[Event, Hearer], str] | None = None
-
-
-def _never_by_itself(state: Any, seat: int) -> dict[str, Any] | None:
-    return None
 
 
 @dataclass(frozen=True)
@@ -106,7 +90,7 @@ class GameType:
     sources: Mapping[str, str] = field(default_factory=dict)
     # what the game does by itself when a visitor's seat is to move (Snap: a call window that
     # has something to settle closes; Speed Snap turns every pile at once); None: it waits
-    by_itself: Callable[[Any, int], dict[str, Any] | None] = _never_by_itself
+    by_itself: Callable[[Any, int], dict[str, Any] | None] = lambda state, seat: None
     # where it stands in the kiosk's lists of games; the first is the game of a set's short
     # addresses (/sets/<slug>/play)
     order: int = 100

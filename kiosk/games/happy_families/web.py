@@ -19,9 +19,8 @@ from kiosk.games.cards import Card
 from kiosk.games.core import Event, IllegalAction
 from kiosk.games.happy_families import engine as hf
 from kiosk.games.happy_families.engine import words as hfw
-from kiosk.web import tokens
 from kiosk.web.cards import back_src, dom_id
-from kiosk.web.play.games import HUMAN, NotOnTheList, Played, TurnGame, card_view
+from kiosk.web.play.games import HUMAN, NotOnTheList, Played, Told, TurnGame, card_view
 from kiosk.web.play.games import packs as pile_names
 
 DEFAULT_LEVEL = "forgetful"
@@ -98,27 +97,14 @@ class Say:
 
 
 @dataclass
-class Story:
-    """The last ask told at the seats: each seat's classes and words, the card that moved,
-    the region's ``data-outcome`` and the sounds to play (the contract of issue 23)."""
+class Story(Told):
+    """The last ask told at the seats: besides what every table tells, each seat's words and
+    the card that moved."""
 
-    marks: dict[int, list[str]] = field(default_factory=dict)
     says: dict[int, Say] = field(default_factory=dict)
     moved: str | None = None  # the card (or the trick's first card) handed over
     moved_from: int | None = None
     moved_to: int | None = None
-    outcome: str | None = None
-    sounds: list[str] = field(default_factory=list)
-
-    def mark(self, seat: int, *kinds: str) -> None:
-        """Give a seat the classes of what it did (``seat--marked`` first, each kind once)."""
-        found = self.marks.setdefault(seat, ["seat--marked"])
-        found.extend(f"seat--{k}" for k in kinds if f"seat--{k}" not in found)
-
-    def sound(self, name: str) -> None:
-        """Add a sound to play, once, in the order the table shows what made it."""
-        if name not in self.sounds:
-            self.sounds.append(name)
 
 
 REPLY = {"given": "Here you are.", "refused": hfw.REFUSAL + "."}
@@ -335,11 +321,8 @@ class HappyFamilies(TurnGame):
         return ["c", action["player"], action["target"], action["family"]]
 
     def decode_action(self, item: Any) -> dict[str, Any]:
-        try:
-            code, player, target, what = item
-            kind, key = {"a": ("ask", "card"), "c": ("claim", "family")}[code]
-        except (TypeError, ValueError, KeyError):
-            raise tokens.BadToken("malformed", "an action in the record is not readable") from None
+        code, player, target, what = item
+        kind, key = {"a": ("ask", "card"), "c": ("claim", "family")}[code]
         return {"type": kind, "player": player, "target": target, key: what}
 
     def wait_words(self, game: Played) -> str:

@@ -15,7 +15,6 @@ from typing import Any
 
 from flask import current_app
 
-from kiosk.catalogue.scenarios import Run, Step
 from kiosk.catalogue.schema import SetRecord
 from kiosk.games.cards import Card
 from kiosk.games.core import GameError, Hearer
@@ -48,6 +47,7 @@ MATCH_OPEN_MS = PACE_MS["easy"]
 OUTCOME_HOLD_MS = 800  # extra time to read an outcome before the next card
 UNMEASURED_MS = 800  # a call without a measured reaction (no JavaScript) counts as this
 BAD_REACTION_WORDS = "The kiosk could not tell how quickly you tapped. Please tap Snap! again."
+NO_CALLS = "In the forfeits game a match snaps by itself: no need to call."
 OUTCOMES = {
     "snap",
     "pool-formed",
@@ -204,6 +204,14 @@ def can_turn_now(s: snap.SnapState, seat: int = HUMAN) -> bool:
 COUNTDOWN_FROM = 10  # the turns left are told big, and said, from here down
 
 
+def called_turn(form: Mapping[str, str]) -> int:
+    """The turn a call was made on, as the page sent it (-1, never a turn, when unreadable)."""
+    try:
+        return int(form.get("turn", ""))
+    except ValueError:
+        return -1
+
+
 def parse_calls(raw: str | None) -> list[tuple[int, str, float]]:
     """The calls two visitors made on one card, sent together by snap.js as
     ``"0:snap:512.3 1:snap:530.1"``: (seat, kind, reaction) for each visitor's seat; anything
@@ -227,8 +235,7 @@ class Snap(PlayGame):
     buttons = ACTS
     own_script = True  # snap.js starts the pace when the new card has been painted
 
-    def step_table(self, run: Run, step: Step, set_record: SetRecord) -> dict[str, Any]:
-        return step_table(run, step, set_record)
+    step_table = staticmethod(step_table)
 
     def plays(self, set_record: SetRecord) -> bool:
         """Every set with cards plays Snap (a record whose cards are not recorded has none)."""
@@ -276,11 +283,8 @@ class Snap(PlayGame):
         # two together: the cards turn by themselves, so both can keep a hand on Snap!
         return options, {"auto": who == TOGETHER}
 
-    def encode_action(self, action: dict[str, Any]) -> str:
-        return encode_action(action)
-
-    def decode_action(self, item: Any) -> dict[str, Any]:
-        return decode_action(item)
+    encode_action = staticmethod(encode_action)
+    decode_action = staticmethod(decode_action)
 
     def play(self, game: Played, action: dict[str, Any]) -> None:
         """Apply one engine action; record it unless it changed nothing (a late call)."""
@@ -309,32 +313,25 @@ class Snap(PlayGame):
             return None
         if who == TOGETHER:
             return self.together(game, what, seat_text, form)
-        legal = snap.legal_actions(s, HUMAN)
         if what == "turn":
-            if not any(a["type"] == "turn" for a in legal):
+            if not can_turn_now(s):
                 return "Wait for your turn." if not s.out[HUMAN] else "You are out of this game."
             self.play(game, {"type": "turn", "player": HUMAN})
             return None
-        # a call: Snap! or Snap Pool!
         if s.options.forfeits:
-            return "In the forfeits game a match snaps by itself: no need to call."
+            return NO_CALLS
         if s.out[HUMAN]:
             return "You are out of this game."
+        self.call(game, HUMAN, what, called_turn(form), reaction(form.get("reaction_ms")))
+        return None
+
+    def call(self, game: Played, seat: int, kind: str, turn: int, ms: float) -> None:
+        """A visitor's Snap! (``kind`` "snap") or Snap Pool! ("pool") on the card of ``turn``."""
+        action = {"type": "call-pool" if kind == "pool" else "call", "player": seat}
         try:
-            turn = int(form.get("turn", ""))
-        except ValueError:
-            turn = -1
-        call = {
-            "type": "call-pool" if what == "pool" else "call",
-            "player": HUMAN,
-            "turn": turn,
-            "reaction_ms": reaction(form.get("reaction_ms")),
-        }
-        try:
-            self.play(game, call)
+            self.play(game, {**action, "turn": turn, "reaction_ms": ms})
         except snap.BadReaction:  # a bad request (a page never sends one): 400, in words
             raise Refused(BAD_REACTION_WORDS) from None
-        return None
 
     def together(
         self, game: Played, what: str, seat_text: str, form: Mapping[str, str]
@@ -345,18 +342,13 @@ class Snap(PlayGame):
         s = game.state
         if what == "turn":
             seat = s.current
-            if seat not in VISITORS or not any(
-                a["type"] == "turn" for a in snap.legal_actions(s, seat)
-            ):
+            if seat not in VISITORS or not can_turn_now(s, seat):
                 return "Wait for your turn."
             self.play(game, {"type": "turn", "player": seat})
             return None
         if s.options.forfeits:
-            return "In the forfeits game a match snaps by itself: no need to call."
-        try:
-            turn = int(form.get("turn", ""))
-        except ValueError:
-            turn = -1
+            return NO_CALLS
+        turn = called_turn(form)
         calls = parse_calls(form.get("calls"))
         if not calls and seat_text in ("0", "1"):
             calls = [(int(seat_text), what, reaction(form.get("reaction_ms")))]
@@ -365,16 +357,7 @@ class Snap(PlayGame):
         for seat, kind, ms in calls:
             if game.state.over or game.state.out[seat]:
                 continue
-            action = {
-                "type": "call-pool" if kind == "pool" else "call",
-                "player": seat,
-                "turn": turn,
-                "reaction_ms": ms,
-            }
-            try:
-                self.play(game, action)
-            except snap.BadReaction:
-                raise Refused(BAD_REACTION_WORDS) from None
+            self.call(game, seat, kind, turn, ms)
             events += game.events
             recorded = recorded and game.recorded
         w = game.state.window

@@ -19,9 +19,8 @@ from kiosk.games.cards import Card
 from kiosk.games.core import Event, Hearer, IllegalAction
 from kiosk.games.snitchems import engine as sn
 from kiosk.games.snitchems.engine import words as snw
-from kiosk.web import tokens
 from kiosk.web.cards import back_src, dom_id
-from kiosk.web.play.games import HUMAN, NotOnTheList, Played, TurnGame, card_view
+from kiosk.web.play.games import HUMAN, NotOnTheList, Played, Told, TurnGame, card_view
 from kiosk.web.play.games import packs as pile_names
 
 COMPUTER = 1
@@ -68,28 +67,13 @@ def captures(s: sn.State, chosen: str, level: str) -> tuple[list[dict[str, Any]]
 
 
 @dataclass
-class Story:
-    """The last move told at the table: what was captured (the capturing card first) and by
-    whom, the card laid, the seats' classes, the region's ``data-outcome`` and the sounds to
-    play (the contract of issue 23)."""
+class Story(Told):
+    """The last move told at the table: besides what every table tells, what was captured (the
+    capturing card first) and by whom, and the card laid."""
 
     catches: list[dict[str, Any]] = field(default_factory=list)
     laid: set[str] = field(default_factory=set)
-    marks: dict[int, list[str]] = field(default_factory=dict)
-    outcome: str | None = None
-    sounds: list[str] = field(default_factory=list)
     dealt: bool = False
-
-    def mark(self, seat: int, kind: str) -> None:
-        """Give a seat the class of what it did (``seat--marked`` first, each kind once)."""
-        found = self.marks.setdefault(seat, ["seat--marked"])
-        if f"seat--{kind}" not in found:
-            found.append(f"seat--{kind}")
-
-    def sound(self, name: str) -> None:
-        """Add a sound to play, once, in the order the table shows what made it."""
-        if name not in self.sounds:
-            self.sounds.append(name)
 
 
 def story(events: list[Event], s: sn.State, level: str, over: bool) -> Story:
@@ -104,12 +88,12 @@ def story(events: list[Event], s: sn.State, level: str, over: bool) -> Story:
             out.laid.add(d["card"])
             out.mark(p, "laid")
             out.sound("card")
-        elif e.type == "capture":
+        elif e.type in ("capture", "last-capture"):  # the last capturer takes the rest
             out.catches.append(
                 {
                     "player": p,
                     "you": p == HUMAN,
-                    "card": card_view(s.cards[d["card"]]),
+                    "card": card_view(s.cards[d["card"]]) if e.type == "capture" else None,
                     "take": [card_view(s.cards[c]) for c in d["take"]],
                     "words": snw.catch_words(e, heard),
                     "sweep": False,
@@ -117,24 +101,12 @@ def story(events: list[Event], s: sn.State, level: str, over: bool) -> Story:
             )
             out.mark(p, "capturing")
             out.outcome = "captured"
-            out.sound("card")
-            if p == HUMAN:
-                out.sound("win")
+            if e.type == "capture":
+                out.sound("card")
+                if p == HUMAN:
+                    out.sound("win")
         elif e.type == "sweep" and out.catches:
             out.catches[-1]["sweep"] = True
-        elif e.type == "last-capture":
-            out.catches.append(
-                {
-                    "player": p,
-                    "you": p == HUMAN,
-                    "card": None,
-                    "take": [card_view(s.cards[c]) for c in d["take"]],
-                    "words": snw.catch_words(e, heard),
-                    "sweep": False,
-                }
-            )
-            out.mark(p, "capturing")
-            out.outcome = "captured"
         elif e.type == "deal":
             out.dealt = True
             out.sound("card")
@@ -221,22 +193,13 @@ class Snitchems(TurnGame):
         return ["c", action["player"], action["card"], action["kind"], list(action["take"])]
 
     def decode_action(self, item: Any) -> dict[str, Any]:
-        try:
-            code, player, card, *rest = item
-            if code == "p" and not rest:
-                return {"type": "play", "player": player, "card": card}
-            if code == "c":
-                kind, take = rest
-                return {
-                    "type": "capture",
-                    "player": player,
-                    "card": card,
-                    "kind": kind,
-                    "take": list(take),
-                }
+        code, player, card, *rest = item
+        if code == "p" and not rest:
+            return {"type": "play", "player": player, "card": card}
+        if code != "c":
             raise ValueError(code)
-        except (TypeError, ValueError):
-            raise tokens.BadToken("malformed", "an action in the record is not readable") from None
+        kind, take = rest
+        return {"type": "capture", "player": player, "card": card, "kind": kind, "take": list(take)}
 
     def wait_words(self, game: Played) -> str:
         if game.state.turn == HUMAN:

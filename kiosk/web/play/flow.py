@@ -42,7 +42,7 @@ from kiosk.web.play.games import (
     NotOnTheList,
     Played,
     PlayGame,
-    adapter_or_none,
+    adapter,
     adapters,
     blueprint_name,
 )
@@ -73,7 +73,7 @@ BAD_TOKEN_WORDS = {
 
 def game_or_404(game: str, slug: str) -> tuple[PlayGame, SetRecord]:
     """The game and the set with these slugs if the set is played with it, else a 404."""
-    plugin = adapter_or_none(game)
+    plugin = adapter(game) if game in registry.names() else None
     entry = content.current().sets.get(slug)
     if plugin is None or entry is None or not plugin.plays(entry.record):  # type: ignore[arg-type]
         abort(404)
@@ -351,17 +351,12 @@ def start(slug: str, game: str) -> Any:
 
 @bp.get("/sets/<slug>/play/act", defaults={"game": FIRST})
 @bp.get("/sets/<slug>/play/<game>/act")
-def act_get(slug: str, game: str) -> Response:
-    """A bookmarked or reloaded action address: back to the setup."""
-    game_or_404(game, slug)
-    return redirect(url_for("play.setup", game=game, slug=slug), code=303)
-
-
 @bp.get("/sets/<slug>/play/resume", defaults={"game": FIRST})
 @bp.get("/sets/<slug>/play/<game>/resume")
-def resume_get(slug: str, game: str) -> Response:
-    """A bookmarked or reloaded resume address: back to the setup, as for an action's."""
-    return act_get(slug, game)
+def act_get(slug: str, game: str) -> Response:
+    """A bookmarked or reloaded action or resume address: back to the setup."""
+    game_or_404(game, slug)
+    return redirect(url_for("play.setup", game=game, slug=slug), code=303)
 
 
 @bp.post("/sets/<slug>/play/resume", defaults={"game": FIRST})

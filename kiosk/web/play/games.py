@@ -101,7 +101,7 @@ class PlayGame:
         raise NotImplementedError
 
     def decode_action(self, item: Any) -> dict[str, Any]:
-        """The engine action for a token's item (raises BadToken("malformed"))."""
+        """The engine action for a token's item (any error: the flow's BadToken("malformed"))."""
         raise NotImplementedError
 
     def act(self, game: Played, form: Mapping[str, str]) -> str | None:
@@ -256,6 +256,25 @@ class TurnGame(PlayGame):
         return int(override) if override else self.pace_for(game.state)
 
 
+@dataclass
+class Told:
+    """The last step told at the seats, as the turn games' tables share it (issue 23's contract)."""
+
+    marks: dict[int, list[str]] = field(default_factory=dict)  # each seat's classes
+    outcome: str | None = None  # the region's ``data-outcome``
+    sounds: list[str] = field(default_factory=list)
+
+    def mark(self, seat: int, *kinds: str) -> None:
+        """Give a seat the classes of what it did (``seat--marked`` first, each kind once)."""
+        found = self.marks.setdefault(seat, ["seat--marked"])
+        found.extend(f"seat--{k}" for k in kinds if f"seat--{k}" not in found)
+
+    def sound(self, name: str) -> None:
+        """Add a sound to play, once, in the order the table shows what made it."""
+        if name not in self.sounds:
+            self.sounds.append(name)
+
+
 def packs(places: Mapping[str, list[str]], names: Mapping[str, str]) -> list[dict[str, Any]]:
     """A step's face-down piles in the middle (the pack before the deal, cards set aside), for
     each kind ``names`` names that holds cards: its kind, name, count and top card for rules.js."""
@@ -311,8 +330,3 @@ def adapters() -> dict[str, PlayGame]:
     left out here; the start-up check names it)."""
     found = {slug: adapter(slug) for slug in registry.names()}
     return {slug: a for slug, a in found.items() if a is not None}
-
-
-def adapter_or_none(slug: str) -> PlayGame | None:
-    """The web adapter of ``slug`` if it is a registered game (a request's game slug)."""
-    return adapter(slug) if slug in registry.names() else None

@@ -60,8 +60,7 @@ def standard_deck() -> list[Card]:
 
 
 def stock_order(deck: Iterable[Card], rng: random.Random, shuffle: bool) -> list[str]:
-    """The card ids as they go into the stock, its top the end of the list: shuffled by the
-    game's RNG, or (``shuffle`` off, for scenarios) the deck's first card dealt first."""
+    """The card ids as they go into the stock (top last): shuffled, or as dealt for scenarios."""
     order = [card.id for card in deck]
     if shuffle:
         rng.shuffle(order)

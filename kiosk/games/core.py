@@ -1,22 +1,6 @@
-"""The shared face of every rules engine: events, variants, errors, the engine protocol, and
-what several engines do alike (moving cards between places, copying a state, building
-options, a seeded computer seat), written once here.
-
-A game is ``deck + options + seed + actions``. Every engine is a package under
-:mod:`kiosk.games` whose top module follows :class:`Engine`, the same way for every game:
-options are a frozen dataclass; ``apply`` never changes the state it is given (it returns a
-new one); ``replay`` returns the state the live game reached (events, when wanted, come from
-:func:`replay_events`); the words for events come from the game's own ``sentences``, told to
-a :class:`Hearer`. ``tests/test_engine_protocol.py`` runs every registered game against it.
-
-Actions are JSON-ready dicts (``{"type": "turn", "player": 0}``) so a record is plain JSON.
-Places are named ``"down:0"``, ``"up:1"``, ``"hand:0"``, ``"pool"``, ``"table"``,
-``"tricks:2"``, ``"captured:1"``, ``"stock"``…; each lists card ids bottom first.
-An event that moves cards carries ``"moves": [{"cards": [...], "from": P, "to": P,
-"at": "top"|"bottom"}]``, the cards listed in the order they lie at the destination
-(bottom first), so :func:`apply_moves` can follow any game from its events alone.
-All chance comes from the ``random.Random`` inside the state, seeded by ``seed``.
-"""
+"""The shared face of every rules engine (events, variants, errors, the :class:`Engine` protocol)
+and what several engines do alike, written once. A game is ``deck + options + seed + actions``;
+places, moves and events are described in docs/trace.md."""
 
 from __future__ import annotations
 
@@ -47,11 +31,7 @@ class DeckRefused(GameError, ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Variant:
-    """A named rule variant: options on one engine, with where the rule comes from.
-
-    What visitors read of it (a title and one line) is the curators', in the game's content
-    file (``variants:``), not the engine's.
-    """
+    """A named rule variant and its source; what visitors read of it is the content file's."""
 
     name: str  # the slug used in URLs and on the command line, e.g. "snap-pool"
     source: str  # the seed file and its words, e.g. 'woolworths instruction card, rule 4: "..."'
@@ -60,8 +40,7 @@ class Variant:
 
 
 def variants_by_name(*variants: Variant) -> dict[str, Variant]:
-    """A game's ``VARIANTS``: each keyed by its own name, in the order given (the first is
-    the default), so no name is written twice."""
+    """A game's ``VARIANTS`` by their own names (the first the default): none written twice."""
     named = {variant.name: variant for variant in variants}
     if len(named) != len(variants):
         raise ValueError("two variants share a name")
@@ -79,8 +58,7 @@ def variant_options(
     overrides: Mapping[str, Any],
     check: Callable[[Options], None],
 ) -> Options:
-    """A named variant's options with overrides, checked: an unknown variant or option, or a
-    choice that makes no game, raises OptionsError naming the game by its ``title``."""
+    """A variant's options with overrides, checked, so a bad choice fails early naming the game."""
     if variant not in variants:
         known = ", ".join(variants)
         raise OptionsError(f"unknown {title} variant {variant!r} (known: {known})")
@@ -143,8 +121,7 @@ def copy_rng(rng: random.Random) -> random.Random:
 
 @dataclass(kw_only=True)
 class CardTable:
-    """One moment of a game kept as named places with its own event log (Happy Families' and
-    Snitch'ems' states add their own counters): where every card is, whose turn, the record."""
+    """One moment of a game as named places with its own event log (the turn games' states)."""
 
     cards: dict[str, Card]
     options: Any  # the game's own options dataclass
@@ -206,11 +183,7 @@ def scripted_pack(cards: int) -> str:
 
 @dataclass(frozen=True)
 class Hearer:
-    """Who the words are for: the seat that is "you" (None: an onlooker) and everyone's names.
-
-    ``card_name`` turns a card id into the words for it (the set's own names); games that say
-    more (Happy Families' face-down tricks) read ``extra``.
-    """
+    """Who the words are for ("you"; None: an onlooker), with everyone's names and the cards'."""
 
     names: Sequence[str]
     me: int | None = None
@@ -234,8 +207,7 @@ Phrase = Callable[[Event, Hearer], str]  # one kind of event in words, as a hear
 
 
 class Phrasebook:
-    """A game's words for its events, one phrase per event type, said in one way for every
-    game; an event type with no phrase (a shuffle, whose turn it is) is not said aloud."""
+    """A game's phrases, one per event type, said one way for every game (none: not said)."""
 
     def __init__(self) -> None:
         self.phrases: dict[str, Phrase] = {}
@@ -263,8 +235,7 @@ class Phrasebook:
 
 
 class SeatBot:
-    """A computer seat acting on its own view, with a seeded RNG of its own; a game's bot
-    names the game (``GAME``, ``TITLE``) and its ``LEVELS``."""
+    """A computer seat acting on its own view with a seeded RNG of its own, so games replay."""
 
     GAME: ClassVar[str]  # the game's slug, which seeds the bot's RNG
     TITLE: ClassVar[str]  # the game's name, in the error for an unknown level
@@ -288,8 +259,7 @@ class SeatBot:
 
 @dataclass(frozen=True, slots=True)
 class TraceContext:
-    """What every event of one written trace is checked with: the header's cards (by id) and
-    options, and ``memo``, where a game's ``check_event`` keeps notes from event to event."""
+    """What a trace's events are checked with; ``memo`` keeps a game's notes between events."""
 
     cards: Mapping[str, Mapping[str, Any]]
     options: Mapping[str, Any]
@@ -298,10 +268,7 @@ class TraceContext:
 
 @runtime_checkable
 class Engine(Protocol):
-    """What every game's top module provides (a module satisfies a Protocol by its names).
-
-    State and options types are the game's own; ``Any`` here keeps the protocol shared.
-    """
+    """What every game's top module provides: a module satisfies a Protocol by its names."""
 
     GAME: str  # the game's slug, the one name it has everywhere: "snap", "happy-families"
     VARIANTS: Mapping[str, Variant]  # by variant name; the first is the default
@@ -325,10 +292,7 @@ class Engine(Protocol):
         """The dealt state and the deal's events."""
 
     def apply(self, state: Any, action: Mapping[str, Any]) -> tuple[Any, list[Event]]:
-        """The state after ``action`` and what happened; ``state`` itself is left unchanged.
-
-        Raises IllegalAction (and nothing else) for an action the rules do not allow.
-        """
+        """The next state and what happened (``state`` unchanged; a refusal is IllegalAction)."""
 
     def replay(self, deck: Any, options: Any, seed: Any, actions: Iterable[Any]) -> Any:
         """The state the live game reached after ``actions`` (as ``apply`` would build it)."""
@@ -357,14 +321,12 @@ class Engine(Protocol):
         """A computer player: ``bot.act(view) -> action``."""
 
     def sentences(self, events: Sequence[Event], hearer: Hearer) -> list[str]:
-        """The events that say something, in words, as ``hearer`` hears them: the one place
-        a game's events are put into words (live play, rule step-through, scenarios)."""
+        """The events that say something, as ``hearer`` hears them: the one place for words."""
 
     def check_event(
         self, context: TraceContext, before: Mapping[str, list[str]], event: Event
     ) -> str | None:
-        """Why a trace event breaks the rules (None if legal), ``before`` being the places
-        before the event and ``context`` what holds for the whole trace."""
+        """Why a trace event breaks the rules (None if legal), given the places before it."""
 
 
 def missing_from(module: ModuleType) -> list[str]:

@@ -1,13 +1,5 @@
-"""What a game is beyond its rules, in one place: the descriptor each game package registers.
-
-In the manner of OpenSpiel's ``GameType`` + ``register_game``: a game package states, in pure
-code, everything the rest of the kiosk needs to know about it that is not presentation (its
-engine, the one recipe for the deck it deals from a set's cards, what a rule example may
-script and must show, how its seed files are named, and what happens next without the
-visitor); :mod:`kiosk.games.registry` is the only list of games, and every other layer (the
-catalogue's schema, checks and rule examples, the tokens, the pages and the play flow) reads
-it. No Flask, no files.
-"""
+"""What a game is beyond its rules: the descriptor each game folder registers (OpenSpiel's
+``GameType``), read by every layer that must know the games. No Flask, no files."""
 
 from __future__ import annotations
 
@@ -44,8 +36,7 @@ def has(kind: str, test: Callable[[Mapping[str, Any]], bool] = lambda event: Tru
 
 @dataclass(frozen=True)
 class ScriptField:
-    """How one field a curator writes in a scripted action (beside the player) reaches the
-    engine; a field a game does not describe goes as it is written."""
+    """How a field a curator scripts reaches the engine (a field not described goes as written)."""
 
     engine_name: str = ""  # the engine's name for it, where that differs ("ms" -> "reaction_ms")
     seat: bool = False  # a player number: 1 to the seats in the file, counted from 0 by the engine
@@ -96,8 +87,7 @@ class GameType:
     order: int = 100
 
     def deck(self, cards: Sequence[Card]) -> list[Card]:
-        """The deck this game deals from ``cards``, checked by dealing it once with the first
-        variant's options (raises DeckRefused, in a curator's words)."""
+        """The deck this game deals from ``cards``, dealt once to check it (else DeckRefused)."""
         deck = self.deal_from(cards)
         try:
             self.engine.new_game(deck, self.engine.options_for(), 0)
@@ -108,13 +98,7 @@ class GameType:
     def next_move(
         self, state: Any, humans: Collection[int], bot_for: Callable[[int], Any]
     ) -> dict[str, Any] | None:
-        """What happens next without the visitor: a computer player's move (``bot_for(seat)``
-        makes the seat's bot), or what the game does by itself when a visitor is to move
-        (``by_itself``); None when it waits for a visitor, or is over.
-
-        The one driver of a game's own moves: live play, ``kiosk simulate`` and the
-        benchmarks' scripted visitors all ask it.
-        """
+        """The one driver of a game's own moves (a bot's, or by itself); None: it waits."""
         engine = self.engine
         if engine.is_over(state):
             return None

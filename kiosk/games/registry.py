@@ -1,9 +1,5 @@
-"""The one list of games: each game folder's :class:`~kiosk.games.game_type.GameType`.
-
-A game is a folder of this package, ``kiosk/games/<name>/``, whose ``engine`` subpackage has
-a ``GAME_TYPE``; the folders are found, not listed (OpenSpiel's ``register_game``, Django's
-apps). The first ask imports them, so importing the registry stays cheap.
-"""
+"""The one list of games: each folder of this package whose ``engine`` has a ``GAME_TYPE``, found,
+not listed; the first ask imports them, so importing the registry stays cheap."""
 
 from __future__ import annotations
 
@@ -21,8 +17,7 @@ _lock = threading.RLock()
 
 
 def _found() -> dict[str, GameType]:
-    """Every game folder's ``GAME_TYPE``, found once, in the games' own ``order`` (the list is
-    made whole before it is shown, so a request on another thread never sees part of it)."""
+    """Every game's ``GAME_TYPE`` in ``order``, made whole before shown (other threads ask too)."""
     global _games
     if _games:  # found already: every request asks
         return _games

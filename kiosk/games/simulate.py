@@ -1,8 +1,5 @@
-"""Bot-driven games for any engine module, and the summary statistics ``kiosk simulate`` prints.
-
-Every seat is the engine's own bot (``make_bot``), acting on ``view`` as a person would.
-Seeds run ``seed, seed + 1, …`` so any game of a batch can be replayed on its own.
-"""
+"""Bot-driven games for any engine and the statistics ``kiosk simulate`` prints; seeds run
+``seed, seed + 1, …`` so any game of a batch replays on its own."""
 
 from __future__ import annotations
 

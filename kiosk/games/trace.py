@@ -1,11 +1,5 @@
-"""JSON Lines traces of any engine's games, and a checker for them (format: docs/trace.md).
-
-A trace is the engine's public face: a header line naming the game, variant, options, seed
-and deck, then one line per event with where every card lies after it. The writer follows
-the cards with :func:`kiosk.games.core.apply_moves` alone and, after every action, checks
-what it followed against the engine's own :func:`places`; :func:`check_lines` re-checks a
-written trace from its lines alone (and with the engine's ``check_event`` when given one).
-"""
+"""JSON Lines traces of any engine's games, and their checker (docs/trace.md): the writer follows
+the cards by the events' moves alone and checks them against the engine's ``places``."""
 
 from __future__ import annotations
 

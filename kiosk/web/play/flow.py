@@ -1,15 +1,5 @@
-"""The one play flow: setup, start, act, bad tokens and the no-JavaScript path, for every game.
-
-No server state: every table carries a signed game record (:mod:`kiosk.web.tokens`); each
-POST replays the record with the game's engine, does what the tapped button asks and sends
-back the new table and a new token. Every button is a real form, so a game works without
-JavaScript; with it, ``play.js`` paces the computer players and htmx swaps the game in place
-(the table's own posts get only the game region back). What differs from game to game comes
-from its :class:`~kiosk.web.play.games.PlayGame` (:func:`games`, by slug). Each worker keeps the
-games it replayed lately in a :class:`~kiosk.memo.Memo` (``PLAY_STATE_CACHE`` entries), so the
-next action of a game usually applies one action, not 500: an optimisation only, a miss
-replays. Starts and ends of games are counted for the curators (:func:`insights.count_game`).
-"""
+"""The one play flow for every game (docs/play.md): no server state, every table carries a signed
+record that each POST replays; each worker keeps lately replayed games (:func:`state_cache`)."""
 
 from __future__ import annotations
 
@@ -81,8 +71,7 @@ def game_or_404(game: str, slug: str) -> tuple[PlayGame, SetRecord]:
 
 
 def deck_and_fingerprint(game: PlayGame, set_record: SetRecord) -> tuple[list[Card], str]:
-    """The set's deck for ``game`` and its fingerprint, kept with the content snapshot (an
-    empty deck when the set cannot play the game)."""
+    """The set's deck for ``game`` and its fingerprint, once a snapshot (empty: it cannot play)."""
 
     decks, key = content.derived().decks, (game.slug, set_record.key)
     found = decks.get(key)
@@ -97,8 +86,7 @@ def deck_and_fingerprint(game: PlayGame, set_record: SetRecord) -> tuple[list[Ca
 
 
 def setup_context(game: PlayGame, set_record: SetRecord) -> dict[str, Any]:
-    """The setup page's choices and what every table of the set shows the same: kept with the
-    content snapshot per game, set and mount point, and a fresh dict each time for the caller."""
+    """The setup context, once a snapshot per game, set and mount; a fresh dict for the caller."""
     if current_app.debug:  # edited templates show at once
         return _setup_context(game, set_record)
     setups, key = content.derived().setups, (game.slug, set_record.key, request.script_root)
@@ -147,17 +135,10 @@ def _setup_context(game: PlayGame, set_record: SetRecord) -> dict[str, Any]:
 
 
 def state_cache() -> Memo[tuple[tuple[Any, ...], Any]]:
-    """This app's games replayed lately (``PLAY_STATE_CACHE`` entries; 0 keeps none).
+    """Lately replayed games by what makes them, so an action applies one action, not 500.
 
-    Each entry is one game's state after a record's actions, keyed by everything that makes
-    the game (game, nonce, set, deck, options; content version) and kept with those actions. A
-    record whose actions begin with an entry's takes that state out and applies only the
-    actions after it (``apply`` makes new states: the kept one is never changed); anything
-    else replays in full. Keys come only from records whose signature was checked, and a state
-    is a pure function of its key and actions, so one visitor's token cannot change what
-    another's replays to. Each worker has its own; an entry in another worker is still a prefix
-    of the record and carries forward.
-    """
+    A record whose actions begin with an entry's applies only the rest (``apply`` never changes
+    the kept state); keys come only from signed records, so no token changes another's game."""
     cache = current_app.extensions.get(CACHE_EXTENSION)
     if cache is None:
         size = int(current_app.config.get("PLAY_STATE_CACHE", STATE_CACHE_SIZE))
@@ -224,8 +205,7 @@ def keep(game: PlayGame, played: Played) -> None:
 
 
 def settings(game: PlayGame, played: Played) -> tuple[str, str, int]:
-    """The game's variant (its options', else its record's, else the engine's first), computer
-    level and number of computer players (one visitor, unless the options name the people)."""
+    """The game's variant, computer level and number of computer players (counts, "again")."""
     o = played.state.options
     variant = getattr(o, "variant", None) or played.record.settings.get("variant")
     variant = variant or next(iter(game.engine.VARIANTS))
@@ -233,8 +213,7 @@ def settings(game: PlayGame, played: Played) -> tuple[str, str, int]:
 
 
 def example(slug: str, variant: str) -> str:
-    """The rule example a table links to for ``variant``: the one named after it, else the
-    game's first example of that variant (``/rules/<game>/<example>``)."""
+    """The rule example a table links to: the one named after ``variant``, else its first."""
     scenarios = content.current().scenarios
     if f"{slug}/{variant}" in scenarios:
         return variant
@@ -279,8 +258,7 @@ def render_game(
     status: int = 200,
     over: bool | None = None,
 ) -> tuple[str, int]:
-    """The game page (or, for the table's own htmx post, just the game region); ``over``:
-    whether the game has ended, when the caller has asked the engine already."""
+    """The game page, or the region alone for the table's own post (``over``: asked already)."""
     ctx = setup_context(game, set_record)
     ctx.update(game.table(played, set_record, ctx, note))
     variant, level, bots = settings(game, played)
@@ -362,9 +340,7 @@ def act_get(slug: str, game: str) -> Response:
 @bp.post("/sets/<slug>/play/resume", defaults={"game": FIRST})
 @bp.post("/sets/<slug>/play/<game>/resume")
 def resume(slug: str, game: str) -> tuple[str, int]:
-    """The game in the token as it stands, changed in nothing: what play.js posts when a
-    reload, Back or Forward lands on the setup address of a game the page kept (or the
-    setup's "Carry on with your game"); a bad token gets the friendly page."""
+    """The game in the token as it stands (play.js, after a reload, Back or Forward)."""
     plugin, set_record = game_or_404(game, slug)
     try:
         played = rebuild(plugin, tokens.load(request.form.get("token"), plugin.slug), set_record)
@@ -378,12 +354,7 @@ def resume(slug: str, game: str) -> tuple[str, int]:
 @bp.post("/sets/<slug>/play/act", defaults={"game": FIRST})
 @bp.post("/sets/<slug>/play/<game>/act")
 def act_post(slug: str, game: str) -> tuple[str, int]:
-    """One visitor action on the game in the token.
-
-    A button that is not one of the game's is a 400 with the table; a tap whose step counter
-    is not the game's (a double tap, a late tap) changes nothing and shows the game as it is;
-    an action the rules refuse is a 400 with the table as it was.
-    """
+    """One visitor action: a foreign button or a refusal is a 400; a stale tap changes nothing."""
     plugin, set_record = game_or_404(game, slug)
     form: Mapping[str, str] = request.form
     try:

@@ -1,14 +1,5 @@
-"""What each game plugs into the one play flow (:mod:`kiosk.web.play.flow`).
-
-A game's module (``snap.py``, ``happy_families.py``, ``snitchems.py``) holds one
-:class:`PlayGame` subclass: its engine (whose name is the game's slug), the setup's choices,
-the options a setup form starts, how the form's button is read into an engine action, its
-table model and its pace. Its title is its game file's (content/games/<slug>.md).
-Everything else (finding the set, tokens, replay, stale or foreign taps, the page or the htmx
-fragment, visitor counts) is the flow's, written once. :class:`TurnGame` adds what the two
-turn-based games (Happy Families, Snitch'ems) share: a step counter on every tap, a computer
-player who thinks aloud, a "Next" at a fixed pace.
-"""
+"""What each game plugs into the one play flow (docs/play.md): a :class:`PlayGame` says what is the
+game's own, the flow does the rest; :class:`TurnGame` adds what the turn games share."""
 
 from __future__ import annotations
 
@@ -48,8 +39,7 @@ class NotOnTheList(ValueError):
 
 @dataclass
 class Played:
-    """A game rebuilt from its record: the engine state, the events of the last step, and what
-    the visitor has picked (a player to ask, a card to play) but not yet played."""
+    """A game rebuilt from its record, with what the visitor has picked but not yet played."""
 
     record: tokens.PlayRecord
     state: Any
@@ -67,8 +57,7 @@ class Played:
 
 
 class PlayGame:
-    """One game's part of the play flow: a subclass says what is that game's own, in three small
-    parts (the setup form, the actions and modes, the view model); what follows them is given."""
+    """One game's part of the play flow: the setup form, the actions and modes, the view model."""
 
     engine: ModuleType  # the game's engine (kiosk.games.<game>): its name is the game's slug
 
@@ -112,14 +101,11 @@ class PlayGame:
     def table(
         self, game: Played, set_record: SetRecord, setup: Mapping[str, Any], note: str | None
     ) -> dict[str, Any]:
-        """Everything the table shows, from the visitor's view (``setup``: the setup context),
-        with ``note`` (what the flow or the button has to say) among its words."""
+        """Everything the table shows from the visitor's view, with ``note`` among its words."""
         raise NotImplementedError
 
     def step_table(self, run: Run, step: Step, set_record: SetRecord) -> dict[str, Any]:
-        """A rule step's table as the game's own table template draws it in play (its
-        ``_<slug>.html`` with ``rule_step``): the context for that template, from the step's places
-        and public state (the rule steps, the attract loop and the printed strip draw it)."""
+        """A rule step's context for the game's own table template, from its places and state."""
         raise NotImplementedError
 
     def pace_ms(self, game: Played) -> int | None:
@@ -129,8 +115,7 @@ class PlayGame:
     # ------------------------------------------------------------- given
 
     def rules_url(self, setup: Mapping[str, Any], variant: str) -> str:
-        """Where the table's "See how it works" goes, inside an embed too (made once per
-        setup context: ``url_for`` is among the dearest calls of a request)."""
+        """Where "See how it works" goes, made once per setup context (``url_for`` is dear)."""
         return setup["rules_urls"][variant]
 
     @property
@@ -172,8 +157,7 @@ class PlayGame:
         return self._from_file("title", lambda r: r.title if r is not None else self.slug)
 
     def deck(self, set_record: SetRecord) -> list[Card]:
-        """The set's deck for this game, by the game's own recipe (flagged cards always left
-        out; raises DeckRefused when the set cannot play it)."""
+        """The set's deck for this game by its own recipe (DeckRefused when it cannot play it)."""
         return game_deck(set_record, self.slug)
 
     def variants(self) -> dict[str, ShownVariant]:
@@ -193,9 +177,7 @@ class PlayGame:
 
 
 class TurnGame(PlayGame):
-    """A game played in turns, one computer move per "Next": Happy Families, Snitch'ems. Its
-    ``act`` and ``pace_ms`` are given; the game says its pace, which computer level thinks
-    aloud, what a tap out of turn is told, and the visitor's own moves."""
+    """A game played in turns, one computer move per "Next" (``act`` and ``pace_ms`` given)."""
 
     thinks_aloud: str  # the level whose computer players say why they moved
 
@@ -204,8 +186,7 @@ class TurnGame(PlayGame):
         raise NotImplementedError
 
     def wait_words(self, game: Played) -> str:
-        """What a tap out of turn is told: "Next" on the visitor's own turn, or their own move
-        on another player's."""
+        """What a tap out of turn is told: "Next" on the visitor's own turn, else their own move."""
         raise NotImplementedError
 
     def visitor_move(self, game: Played, kind: str, rest: str) -> str | None:
@@ -221,8 +202,7 @@ class TurnGame(PlayGame):
         game.record = game.record.plus(self.encode_action(action))
 
     def computer_move(self, game: Played) -> dict[str, Any] | None:
-        """The computer player's next move (with its ``why``), or None on the visitor's turn:
-        the game's own ``next_move``, with a bot seeded for this moment of this game."""
+        """The computer's next move (with its ``why``), from a bot seeded for this moment."""
         seed = f"{tokens.seed_for(game.record.nonce)}:{len(game.record.actions)}"
         return self.game_type.next_move(
             game.state, (HUMAN,), lambda seat: self.engine.make_bot(game.level, seat, seed)
@@ -276,8 +256,7 @@ class Told:
 
 
 def packs(places: Mapping[str, list[str]], names: Mapping[str, str]) -> list[dict[str, Any]]:
-    """A step's face-down piles in the middle (the pack before the deal, cards set aside), for
-    each kind ``names`` names that holds cards: its kind, name, count and top card for rules.js."""
+    """A step's face-down piles in the middle (the pack, cards set aside), named for rules.js."""
     return [
         {
             "kind": kind,
@@ -291,8 +270,7 @@ def packs(places: Mapping[str, list[str]], names: Mapping[str, str]) -> list[dic
 
 
 def card_view(card: Card) -> dict[str, Any]:
-    """A card as the turn-based tables draw it: its picture (the set's photograph of its
-    front, or the drawing) and ``css``, the class that makes a photograph fill the card."""
+    """A card as the turn tables draw it: its picture, and the class that makes a photo fill it."""
     face = card_face(card.face) if card.face else None
     return {
         "id": card.id,
@@ -312,8 +290,7 @@ def blueprint_name(slug: str) -> str:
 
 
 def adapter(slug: str) -> PlayGame | None:
-    """The web adapter of registered game ``slug``, its folder's ``web.GAME``; None if it
-    has none."""
+    """The web adapter of game ``slug``, its folder's ``web.GAME`` (None: it has none)."""
     module_name = registry.engine(slug).__name__.removesuffix(".engine") + ".web"
     try:
         module = sys.modules.get(module_name) or importlib.import_module(module_name)
@@ -326,7 +303,6 @@ def adapter(slug: str) -> PlayGame | None:
 
 
 def adapters() -> dict[str, PlayGame]:
-    """Every game's web adapter, by slug, in the registry's order (a game without one is
-    left out here; the start-up check names it)."""
+    """Every game's web adapter in the registry's order (the start-up check names one without)."""
     found = {slug: adapter(slug) for slug in registry.names()}
     return {slug: a for slug, a in found.items() if a is not None}

@@ -1,11 +1,5 @@
-"""Happy Families' part of the play flow: its choices, its token actions, asking and
-claiming, and its table (the hands by family, the tricks, what has been asked lately).
-
-The visitor picks a player (the page comes back with what they may ask that player for),
-then asks for a card, or in the variation claims a trick. "Next" lets one computer player ask.
-The table tells the last ask at the seats (:func:`story`): who asked whom for what, the
-answer, the card at its new seat, a family laid down as its four cards.
-"""
+"""Happy Families' part of the play flow: its choices, token actions, asking and claiming, and its
+table, which tells the last ask at the seats (:func:`story`)."""
 
 from __future__ import annotations
 
@@ -74,8 +68,7 @@ def result_words(s: hf.State) -> str:
 
 
 def history(s: hf.State, limit: int = 8, shown: int = 0) -> list[str]:
-    """The last few asks and answers of the whole game (an aid to memory, as at a table),
-    but for the last ``shown`` events: the table tells those at the seats."""
+    """The last asks and answers, an aid to memory, but the last ``shown`` (told at the seats)."""
     events = s.events[: len(s.events) - shown] if shown else s.events
     said = [e for e in events if e.type in ("ask", "claim", "give", "refuse", "hand-over")]
     asks = [i for i, e in enumerate(said) if e.type in ("ask", "claim")]
@@ -86,8 +79,7 @@ def history(s: hf.State, limit: int = 8, shown: int = 0) -> list[str]:
 
 @dataclass
 class Say:
-    """What one seat says or shows of the last ask: a badge of words, the cards it is about,
-    and a stamp on them ("Got it!")."""
+    """What one seat says or shows of the last ask: a badge, its cards and a stamp ("Got it!")."""
 
     tone: str  # "ask", "yes", "no", "family"
     badge: str
@@ -98,8 +90,7 @@ class Say:
 
 @dataclass
 class Story(Told):
-    """The last ask told at the seats: besides what every table tells, each seat's words and
-    the card that moved."""
+    """The last ask told at the seats: each seat's words too, and the card that moved."""
 
     says: dict[int, Say] = field(default_factory=dict)
     moved: str | None = None  # the card (or the trick's first card) handed over
@@ -111,9 +102,7 @@ REPLY = {"given": "Here you are.", "refused": hfw.REFUSAL + "."}
 
 
 def story(events: list[Event], s: hf.State, over: bool) -> Story:
-    """The last step's events as the table shows them to the visitor: the asker's seat marked
-    "asks" with the card asked for, the asked seat with its answer, the card at its new seat,
-    a family laid down as its four cards at its seat."""
+    """The last step's events as the table shows them at the seats: ask, answer, card, family."""
     out = Story()
     who = hf.names(s)
     masters = _masters(s)
@@ -219,17 +208,13 @@ class HappyFamilies(TurnGame):
     pace_of_four = 1700  # three computer players: a shorter pause for each of them
 
     def pace_for(self, state: hf.State) -> int:
-        """Three computer players pause 1.7 s each, not 2.2 s, so that the visitor waits about
-        as long between two of their own turns (5.1 s of asks, against 4.4 s with two) and a
-        game on a big pack still ends within five minutes (benchmarks/bench_happy_families.py)."""
+        """Three computer players pause less each, so a big game still ends within five minutes."""
         return self.pace if state.players <= 3 else self.pace_of_four
 
     thinks_aloud = "remembering"
 
     def step_table(self, run: Run, step: Step, set_record: SetRecord) -> dict[str, Any]:
-        """A rule step's table as play draws it (``_happy-families.html`` watching): every
-        hand face up, each seat's tricks shown by a card of each family, the pack before the
-        deal, from the step's places; Player 1's hand by family, where the visitor's is."""
+        """A rule step's table as play draws it: hands up, Player 1's where the visitor's is."""
         places, public = step.places, step.public
         by_family: dict[str, list[Card]] = {}
         for card in run.cards.values():

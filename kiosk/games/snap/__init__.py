@@ -1,2 +1,1 @@
-"""Snap, the whole game: its pure rules engine (``engine``) and its web part (``web``, its
-``templates/`` and ``static/``)."""
+"""Snap, the whole game: its rules engine (``engine``) and its web part (``web``)."""

@@ -1,6 +1,5 @@
-"""What Snap's table shows (web.py): each card's look, the last action told
-at the cards (docs/play.md, "The table tells the story"), and a rule step's table as the same
-template draws it (``step_table``)."""
+"""What Snap's table shows: each card's look, the last action told at the cards (docs/play.md, "The
+table tells the story") and a rule step's table drawn by the same template."""
 
 from __future__ import annotations
 
@@ -42,9 +41,7 @@ def headline(words: list[str], outcomes: list[str]) -> str | None:
 
 
 class Story:
-    """What the table shows of the last action, at the cards: a mark on each seat it touched
-    (its kind and a few words), the matched cards to draw at the winner's seat, the region's
-    ``data-outcome`` and the sounds to play (docs/play.md, "The table tells the story")."""
+    """What the table shows of the last action at the cards: marks, matches, outcome, sounds."""
 
     # the outcome a table is known by, when several things happened: the visitor's first
     PRIORITY = ("won", "slow", "lost", "wrong", "late", "pool", "tie", "forfeit", "missed")
@@ -83,9 +80,7 @@ def story(
     winners: list[int],
     names: list[str] | None = None,
 ) -> Story:
-    """The last action's events told at the table, for the visitor at seat ``me``; with
-    ``me`` None, for two visitors together (seats ``VISITORS``), whose badges carry their
-    ``names`` (each is told at their own edge of the screen)."""
+    """The last action told at the table for the visitor at ``me`` (None: two visitors, by name)."""
     out = Story()
     mine = set(VISITORS) if me is None else {me}
     callers = {e.data.get("player") for e in events if e.type == "call"} & mine
@@ -143,9 +138,7 @@ def story(
 
 
 class CardLooks:
-    """How a set's cards show on the table (picture URL, name), each card worked out once:
-    one per set, content version and mount point (kept with the setup context; it saves 7 %
-    of an action over the snapshot's faces alone, docs/architecture.md "Caches")."""
+    """A set's cards' looks, each worked out once a setup context: it saves 7 % of an action."""
 
     def __init__(self, set_record: SetRecord) -> None:
         self.set_record = set_record
@@ -156,8 +149,7 @@ class CardLooks:
         return card_face(face).src
 
     def look(self, card: dict[str, Any] | None) -> SimpleNamespace | None:
-        """A card of the engine's view as the table shows it: ``id``, ``src``, ``alt`` (its
-        name, photographed or drawn: what a visitor needs to play) and ``css``."""
+        """A view's card as the table shows it, named as a visitor needs it to play."""
         if card is None:
             return None
         found = self._looks.get(card["id"])
@@ -186,9 +178,7 @@ def seat_views(
     current: int | None,
     turns: list[int],
 ) -> tuple[list[SimpleNamespace], set[str]]:
-    """Each seat as the live table draws it, from the visitor's view ``v`` (``current``: whose
-    card is to turn; ``turns``: who turned one in this action), and the cards just matched,
-    which are drawn at the winner's seat."""
+    """Each seat as the live table draws it, and the cards just matched (drawn at the winner's)."""
     o = s.options
     matched: set[str] = set()
     seats = []  # objects, not dicts: Jinja tries an attribute first, and on a dict that fails
@@ -233,8 +223,7 @@ def seat_views(
 
 
 def ghosts(events: list[Any], shown: set[str]) -> dict[int, list[dict[str, Any]]]:
-    """The cards just won that the table no longer shows, drawn over the winner's pack so
-    snap.js can move them there."""
+    """The cards just won that the table no longer shows, so snap.js can move them to the winner."""
     found: dict[int, list[dict[str, Any]]] = {}
     for e in events:
         won = e.data.get("tops", []) if e.type == "snap" else []
@@ -288,8 +277,7 @@ def _named(card: SimpleNamespace | None, place: str, up: bool) -> dict[str, Any]
 
 
 def step_table(run: Run, step: Step, set_record: SetRecord) -> dict[str, Any]:
-    """A rule step's table as play draws it (``_snap.html`` watching): each seat's piles,
-    the centre and the pool, from the step's places; Player 1 sits where the visitor does."""
+    """A rule step's table as play draws it: Player 1 sits where the visitor does."""
     o = snap.options_from_json(run.options)
     looks = CardLooks(set_record)
     places, public = step.places, step.public

@@ -1,10 +1,5 @@
-"""Snap's part of the play flow: its choices, its short token actions, reaction timing, the
-Snap table, and the computer players' pace with fair timing (docs/play.md).
-
-The flow replays the record, applies the visitor's button and draws this table. With
-JavaScript, ``snap.js`` measures the visitor's reaction from the moment a card is painted
-and sends it with a call; without, a call counts as ``UNMEASURED_MS``.
-"""
+"""Snap's part of the play flow: its choices, short token actions, reaction timing, its table and
+the computer players' fair pace (docs/play.md)."""
 
 from __future__ import annotations
 
@@ -87,10 +82,7 @@ class Refused(GameError):
 
 
 def encode_action(action: dict[str, Any]) -> str:
-    """An engine action as a short string for the token (``"t0"``, ``"c0:12:431.5"``).
-
-    One string an action (not a list) keeps a 500-action record quick to sign and to read.
-    """
+    """An engine action as one short string: a 500-action record stays quick to sign and to read."""
     code = CODES[action["type"]]
     if code in ("c", "p"):
         return f"{code}{action['player']}:{action['turn']}:{action['reaction_ms']!r}"
@@ -102,8 +94,7 @@ def _number(text: str) -> int | float:
 
 
 def decode_action(item: Any) -> dict[str, Any]:
-    """The engine action for a token's item, a string of :func:`encode_action` (raises
-    BadToken("malformed") for anything else)."""
+    """The engine action for a token's item (BadToken("malformed") for anything else)."""
     try:
         if type(item) is not str:
             raise TypeError("an action is a string")
@@ -121,9 +112,7 @@ def decode_action(item: Any) -> dict[str, Any]:
 
 
 def reaction(raw: str | None) -> float:
-    """The reaction (ms) the page sent, for the engine to judge; none sent (no JavaScript)
-    counts as ``UNMEASURED_MS``. Only read here: the engine refuses a negative or
-    non-finite one (text that is no number reads as NaN) and makes a false start too late."""
+    """The reaction (ms) the page sent, for the engine to judge (none sent: ``UNMEASURED_MS``)."""
     text = (raw or "").strip()
     if not text:
         return UNMEASURED_MS
@@ -158,8 +147,7 @@ def mode(options: snap.SnapOptions) -> str:
 
 
 def next_action(game: Played) -> dict[str, Any] | None:
-    """What "Next" (the page's pace) does now: a computer turn, a settle, or nothing (the
-    game's own ``next_move``; with auto-turn on, the visitor's cards turn by themselves too)."""
+    """What "Next" does now, asked once a state: the table, its pace and "Next" all ask it."""
     humans = () if game.record.settings.get("auto") else game.state.options.humans
     asked = game.next_move
     if asked is not None and asked[0] is game.state and asked[1] == humans:
@@ -171,8 +159,7 @@ def next_action(game: Played) -> dict[str, Any] | None:
 
 
 def names(options: snap.SnapOptions) -> list[str]:
-    """Each seat's name: "You" (two visitors: "Blue" and "Orange"), then the computer players
-    as the game file names their level."""
+    """Each seat's name: "You" (two visitors: "Blue" and "Orange"), then the game file's names."""
     out = []
     together = mode(options) == TOGETHER
     for seat in range(options.players):
@@ -186,8 +173,7 @@ def names(options: snap.SnapOptions) -> list[str]:
 
 
 def hearer(game: Played, looks: CardLooks, who: list[str] | None = None) -> Hearer:
-    """The visitor at the table: "you", the computer seats by name (``who``, when the caller
-    has them already), cards by the set's names (as the table's pictures name them)."""
+    """The visitor at the table: "you", the others by name, cards as the pictures name them."""
     cards = game.state.cards
     return Hearer(
         names(game.state.options) if who is None else who,
@@ -213,9 +199,7 @@ def called_turn(form: Mapping[str, str]) -> int:
 
 
 def parse_calls(raw: str | None) -> list[tuple[int, str, float]]:
-    """The calls two visitors made on one card, sent together by snap.js as
-    ``"0:snap:512.3 1:snap:530.1"``: (seat, kind, reaction) for each visitor's seat; anything
-    else in it is left out (a page never sends it; each reaction is judged by the engine)."""
+    """Two visitors' calls on one card as snap.js sends them, each seat's once (no more)."""
     out: list[tuple[int, str, float]] = []
     for item in (raw or "").split()[: 2 * len(VISITORS)]:
         seat, _, rest = item.partition(":")
@@ -227,8 +211,7 @@ def parse_calls(raw: str | None) -> list[tuple[int, str, float]]:
 
 
 class Snap(PlayGame):
-    """Snap against one to three computer players, with any set's deck; or two visitors at one
-    screen with none to two; or one visitor at their own pace."""
+    """Snap against the computer, two visitors at one screen, or one visitor at their own pace."""
 
     engine = snap
     field = "act"
@@ -336,9 +319,7 @@ class Snap(PlayGame):
     def together(
         self, game: Played, what: str, seat_text: str, form: Mapping[str, str]
     ) -> str | None:
-        """Two visitors: a turn for whichever of them is to turn; calls on one card, sent
-        together (``calls``) or one visitor's (``act=snap:1``), each with its own reaction
-        from the same paint, judged by the engine at once (the window closes after them)."""
+        """Two visitors: a turn for whoever is to turn; their calls on one card judged at once."""
         s = game.state
         if what == "turn":
             seat = s.current
@@ -370,8 +351,7 @@ class Snap(PlayGame):
         return None
 
     def pace_ms(self, game: Played) -> int | None:
-        """The level's pace; a match stays open as long as at the slowest; outcomes hold. At
-        your own pace nothing moves by itself: the visitor's "Go on" moves the game."""
+        """A match stays open as long as at the slowest level; outcomes hold; own pace: none."""
         if game.state.over or next_action(game) is None:
             return None
         if mode(game.state.options) == OWN_PACE:

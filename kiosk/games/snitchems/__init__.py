@@ -1,2 +1,1 @@
-"""Snitch'ems, the whole game: its pure rules engine (``engine``) and its web part (``web``, its
-``templates/`` and ``static/``)."""
+"""Snitch'ems, the whole game: its rules engine (``engine``) and its web part (``web``)."""

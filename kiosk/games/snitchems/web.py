@@ -1,11 +1,5 @@
-"""Snitch'ems' part of the play flow: two players, the 2×2 layout, eight deals.
-
-Picking a card is a real form: the table comes back with that card chosen, the table cards it
-can take marked and its legal captures as big buttons; "Lay" only when it can capture nothing
-(capturing is compulsory). "Next" lets the computer play once. The table tells the last move
-at the cards (:func:`story`): a capture shows the capturing card and what it took together on
-the table before they are collected to the capturer's pile; a card laid is marked.
-"""
+"""Snitch'ems' part of the play flow: picking a card is a real form that comes back with its
+captures as buttons; the table tells the last move at the cards (:func:`story`)."""
 
 from __future__ import annotations
 
@@ -68,8 +62,7 @@ def captures(s: sn.State, chosen: str, level: str) -> tuple[list[dict[str, Any]]
 
 @dataclass
 class Story(Told):
-    """The last move told at the table: besides what every table tells, what was captured (the
-    capturing card first) and by whom, and the card laid."""
+    """The last move told at the table: what was captured, by whom, and the card laid."""
 
     catches: list[dict[str, Any]] = field(default_factory=list)
     laid: set[str] = field(default_factory=set)
@@ -141,8 +134,7 @@ class Snitchems(TurnGame):
         return 1800
 
     def step_table(self, run: Run, step: Step, set_record: SetRecord) -> dict[str, Any]:
-        """A rule step's table as play draws it (``_snitchems.html`` watching): both hands face
-        up, the table, each seat's captured pile and the pack, from the step's places."""
+        """A rule step's table as play draws it: both hands face up, the piles and the pack."""
         places, public = step.places, step.public
 
         def shown(place: str) -> list[dict[str, Any]]:

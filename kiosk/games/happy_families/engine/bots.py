@@ -1,18 +1,5 @@
-"""Computer players for Happy Families: a forgetful one and one that remembers every answer.
-
-Both act only on :func:`kiosk.games.happy_families.engine.view.view` and put a one-line
-``"why"`` in the action so the play page can say what the computer was thinking.
-
-* **forgetful** has a short memory: it reasons like the remembering bot but from only the
-  last three asks (or claims) and their answers, then guesses: a random ask weighted by its
-  estimate of a "yes" (never one its short memory says will fail).
-* **remembering** reads the whole public log of asks and answers and keeps:
-  who was given which card (they hold it), who said no to which card (they lack it), who
-  asked for which card (they lack it, and hold another card of that family), and who laid
-  down or won which trick. It asks where the chance of a "yes" is best: a known holder first,
-  then a player who must hold the card by elimination, then a player known to hold some card
-  of the family, then the player with most unexplained cards who has not said no.
-"""
+"""Happy Families' computer players, forgetful and remembering (docs/rules/happy-families.md,
+"Bots"): both act on the view alone and say why in one line, for the play page."""
 
 from __future__ import annotations
 
@@ -201,10 +188,7 @@ class Bot(SeatBot):
         return {**action, "why": why}
 
     def _pick(self, every: list[tuple[float, dict[str, Any], str]]) -> tuple[dict[str, Any], str]:
-        """Remembering: a best choice. Forgetful: a guess weighted by its chance of a yes.
-
-        ``every`` is each legal action with its chance of a yes and the reason to say.
-        """
+        """Remembering: a best choice; forgetful: a guess weighted by each chance of a yes."""
         if self.level == "forgetful":
             weights = [p for p, _, _ in every]
             if sum(weights) <= 0:

@@ -1,5 +1,5 @@
-"""Happy Families as the rest of the kiosk knows it: the set's complete families deal it, each
-card named as it is asked for; what its rule examples script and show; how its seed is named."""
+"""Happy Families as the rest of the kiosk knows it: the set's complete families deal it, each card
+named as it is asked for; what its rule examples script and show."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""Happy Families' rules: the deal, asks and claims, and the end (the package docstring says
-which readings of the rule card they follow)."""
+"""Happy Families' rules: the deal, asks and claims, the end (docs/rules/happy-families.md)."""
 
 from __future__ import annotations
 

@@ -1,11 +1,5 @@
-"""Happy Families events in words, as one person at the table hears them.
-
-The live game speaks to the visitor ("You ask Dreamy Dan: …", "Dreamy Dan asks you: …");
-the rule step-throughs speak to an onlooker ("Player 1 asks Player 2: …"). Both put every
-event into words here, so a step says an ask exactly as the game does. The names come in
-with the :class:`~kiosk.games.core.Hearer` (``extra["hidden_tricks"]``: tricks laid face
-down at the deal keep their family hidden), the cards' names with the events.
-"""
+"""Happy Families' events in words, for the visitor and for an onlooker alike, so a rule step says
+an ask exactly as the game does."""
 
 from __future__ import annotations
 
@@ -42,14 +36,7 @@ def possessive(name: str) -> str:
 
 
 def spoken_name(name: str, family: str | None, master: bool = False) -> str:
-    """How a card is asked for aloud: "Broomstick Man's trowel", "Twizzle's master card".
-
-    A master card is the one marked so, or named as its family. A card the record does not
-    name comes as the curator's plain "Sally Cross: third card" (:mod:`kiosk.catalogue.decks`)
-    and is asked for as what it is, its place in its family and that its article is not
-    recorded: "Sally Cross's third card (article not recorded)". A printed name that already
-    says its family ("Mrs Bun the Baker's Wife") is asked for as it is printed.
-    """
+    """How a card is asked for aloud: an unnamed or master card too, as what it is."""
     family = family or ""
     name = name.strip()
     if family and name.startswith(family + ":"):
@@ -62,8 +49,7 @@ def spoken_name(name: str, family: str | None, master: bool = False) -> str:
 
 
 def spoken_deck(deck: Sequence[Card], masters: Collection[str] = ()) -> list[Card]:
-    """The cards named as they are asked for (a master card: its ``role``, or its face in
-    ``masters``)."""
+    """The cards named as they are asked for (a master: by ``role``, or its face in ``masters``)."""
     return [
         dataclasses.replace(
             c, name=spoken_name(c.name, c.family, c.role == "master" or c.face in masters)

@@ -1,13 +1,5 @@
-"""Snap: one event-sourced engine for every variant in the seeds (see ``docs/rules/snap.md``).
-
-This package follows :class:`kiosk.games.core.Engine`: ``apply`` returns a new state and
-leaves the one it is given alone; ``replay`` rebuilds the state a record reached. Its
-modules, by job: :mod:`.options` (variants and checks), :mod:`.state` (the table and the
-deal), :mod:`.rules` (turns, apply, replay), :mod:`.calls` (the call window and what a call
-wins or costs), :mod:`.ending` (going out, the end), :mod:`.view` (what a seat sees),
-:mod:`.check` (trace checking), :mod:`.bots` (the computer seats), :mod:`.words` (events
-in words).
-"""
+"""Snap: one event-sourced engine for every variant in the seeds (docs/rules/snap.md), following
+:class:`kiosk.games.core.Engine`; its modules are named by their jobs."""
 
 from __future__ import annotations
 

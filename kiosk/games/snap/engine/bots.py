@@ -1,17 +1,5 @@
-"""Snap's computer players: per-level reaction-time models and the bot that turns its cards.
-
-Snap is a race, so a bot's *speed* is not decided by the bot object: the engine pre-draws
-each bot seat's reaction time (and whether it misses, or calls falsely) from the game's own
-seeded RNG the moment a card is turned (see :mod:`kiosk.games.snap.engine.calls`). That keeps a game
-replayable from its record and lets a human's browser-measured reaction be compared fairly.
-The :class:`SnapBot` object only does the slow part of a bot's job: turning its cards.
-
-Calibration (published figures): simple visual reaction ≈ 231 ms in adults (Woods et al.
-2015); recognising a match in a go/no-go task ≈ 380 ms (Laming 1968); children under 10 and
-adults over 60 are slower and more variable. Calling Snap needs match recognition across
-several piles plus a tap, so even the quickest bot is centred a little above 380 ms and
-never beats 350 ms (below that a "reaction" would be anticipation, not recognition).
-"""
+"""Snap's computer players: per-level reaction-time models (calibrated in docs/play.md) that the
+engine draws from at each turned card, so a game replays; the bot itself only turns cards."""
 
 from __future__ import annotations
 

@@ -1,21 +1,5 @@
-"""Snap's call window: opening it on a turned card, calls, and what settling it wins or costs.
-
-When a card is turned and a match shows (two face-up tops alike, or a top like the pool's
-top), the engine opens a *call window* for that turn and pre-draws every computer seat's
-reaction time from the state's seeded RNG (:mod:`kiosk.games.snap.engine.bots`). A human seat's
-``call`` action carries the ``reaction_ms`` its browser measured. The window is settled when
-every human seat still in the game has called, or by ``close``, or by the next ``turn``
-(which settles it first): the earliest call wins; calls within ``tie_window_ms`` of the
-earliest are "together". A call whose ``turn`` is not the current turn, or that comes after
-its window was settled, changes nothing and yields a ``late-call`` event, so a late or
-duplicated tap is harmless. So does a call measured under ``FALSE_START_MS`` (100 ms):
-nobody reacts that quickly, so it answers the card before the one on screen, whose window
-has gone (``why: "false start"``): never a win, never a penalty. A ``reaction_ms`` that is
-negative, not finite or over ``MAX_REACTION_MS`` is refused (:class:`BadReaction`).
-With ``wait_for_people`` (Snap at your own pace) the computer seats' calls on a card a person
-called are heard ``MAX_REACTION_MS`` later: a person's call always comes first, and the
-computer seats take only a match nobody called.
-"""
+"""Snap's call window: opened on a turned card with the computer seats' calls pre-drawn, settled
+by the earliest call (docs/rules/snap.md, docs/play.md "A fair race")."""
 
 from __future__ import annotations
 
@@ -92,9 +76,7 @@ def open_window(s: SnapState) -> None:
 
 
 def unclaimed_at_end(s: SnapState, events: list[Event] | None) -> None:
-    """Easy Snap's last card made a match and left one player in: the game is over before
-    anyone can call, so the match is nobody's (``unclaimed``; docs/rules/snap.md), in the
-    order :func:`settle` would settle it, pool first. Draws nothing from the RNG."""
+    """Easy Snap's last card matched and left one player: the match is nobody's (no RNG draw)."""
     for kind, present in (("pool", pool_match(s)), ("snap", bool(matches(s)))):
         if present:
             add_event(events, "unclaimed", {"kind": kind, "turn": s.turn})

@@ -51,9 +51,7 @@ def _unsettled(memo: dict[str, Any]) -> str | None:
 
 
 def _settled(context: TraceContext, before: Mapping[str, list[str]], event: Event) -> str | None:
-    """Every match shown when a window opens is settled by an event of its own turn: a turn
-    notes what the table shows after it (after a Speed Snap turn's last card); the next
-    turn, or the game's end, finds that noted match settled, else names it."""
+    """Why a match shown when a window opened was not settled by its own turn's events."""
     memo, t, e = context.memo, event.type, event.data
     if context.options.get("forfeits"):
         return None  # nobody calls: a forfeit settles itself (checked below)

@@ -1,6 +1,5 @@
-"""Snap as the rest of the kiosk knows it: any set's cards deal it, what its rule examples
-script and show, how its seeds are named, and what it does by itself while a visitor is to
-move (closing a call window that has something to settle, Speed Snap's turns)."""
+"""Snap as the rest of the kiosk knows it: any set's cards deal it; what its rule examples script
+and show; what it does by itself while a visitor is to move."""
 
 from __future__ import annotations
 
@@ -22,8 +21,7 @@ def deal_from(cards: Sequence[Card]) -> list[Card]:
 
 
 def by_itself(state: SnapState, seat: int) -> dict[str, Any] | None:
-    """While a visitor is to move: the last window closes once no card may be turned; Speed
-    Snap turns every pile at once; an open window with something to settle closes."""
+    """What Snap does by itself while a visitor is to move: close a window, Speed Snap's turns."""
     if not can_turn(state):
         return {"type": "close", "player": seat} if state.window is not None else None
     if state.options.speed:

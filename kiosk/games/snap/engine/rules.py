@@ -1,14 +1,5 @@
-"""Snap's turns and the engine's entry points: deal, apply, replay, and what may happen next.
-
-A live game against the computer (``humans=(0,)``) goes like this: the page sends
-``{"type": "turn", "player": p}`` for whoever is to move (``to_move``), the visitor with a
-tap and the computer seats at the kiosk's pace; after each turn it shows ``view(state, 0)``.
-A tap on Snap! sends ``{"type": "call", "player": 0, "turn": view["turn"],
-"reaction_ms": …}`` (``"call-pool"`` for Snap Pool!), which settles the window at once
-against the computer seats' pre-drawn reactions (:mod:`kiosk.games.snap.engine.calls`). If the
-visitor does not call, the next ``turn`` (or a ``close``) settles the computer seats' calls
-first. In a simulation every seat is a computer seat and only ``turn``/``close`` are sent.
-"""
+"""Snap's turns and the engine's entry points: deal, apply, replay, and what may happen next
+(a live game's flow of actions: docs/play.md)."""
 
 from __future__ import annotations
 
@@ -212,8 +203,7 @@ def apply(state: SnapState, action: Mapping[str, Any]) -> tuple[SnapState, list[
 def replay(
     deck: Sequence[Card], options: SnapOptions, seed: int | str, actions: Iterable[Any]
 ) -> SnapState:
-    """Rebuild a game from its record: the deal, then every action by the rules ``apply``
-    follows, on the one state this builds (no copies, no events: nobody else holds it)."""
+    """Rebuild a game on the one state this deals, no copies, no events: nobody else holds it."""
     s = _new_game(deck, options, seed, None)
     for action in actions:
         _apply(s, action, None)

@@ -1,9 +1,5 @@
-"""One game of Snap as data: the piles, the open call window, and the deal that starts it.
-
-A state is changed only by the engine's own functions, on a state of its own: ``apply``
-works on a :meth:`SnapState.copy`, and ``replay`` on the state it deals, so a state handed
-to a caller is never changed again.
-"""
+"""One game of Snap as data: the piles, the call window and the deal. ``apply`` works on a copy, so
+a state handed to a caller is never changed again."""
 
 from __future__ import annotations
 

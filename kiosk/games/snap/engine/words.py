@@ -1,11 +1,5 @@
-"""Snap's events in words, as one person at the table hears them: the one place they are said.
-
-The live game speaks to the visitor ("You turn up …", "Speedy Sid called Snap! first …");
-a rule step-through speaks to an onlooker ("Player 1 turns up …"). Both call
-:func:`sentences` with a :class:`~kiosk.games.core.Hearer`, whose ``card_name`` names the
-cards in the set's own words. A hearer is not told their own call (their outcome says it),
-nor the shuffle and the deal (a step-through says those its own way).
-"""
+"""Snap's events in words, for the visitor and for an onlooker alike: the one place they are said
+(a hearer is not told their own call: their outcome says it)."""
 
 from __future__ import annotations
 
@@ -35,8 +29,7 @@ BADGES = {"slow": "Too slow!", "together": "Together!", "late": "Too late"}
 
 
 def badge(kind: str, event: Event | None = None, yours: bool = False) -> str:
-    """A seat's badge for outcome ``kind``: a won call with what it won, a wrong call with
-    what it paid, a forfeit's counters, else the few words of ``BADGES``."""
+    """A seat's badge for outcome ``kind``: what a call won or cost, else ``BADGES``' words."""
     d = event.data if event is not None else {}
     if kind == "won":
         call = "Snap!" if event is not None and event.type == "snap" else "Snap Pool!"

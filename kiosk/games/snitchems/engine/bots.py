@@ -1,18 +1,5 @@
-"""Computer players for Snitch'ems: a beginner and a careful player with a written strategy.
-
-Both act only on :func:`kiosk.games.snitchems.engine.view.view` and add a one-line ``"why"``.
-
-* **beginner**: any legal move at random (it still captures when it must: only captures are
-  legal then).
-* **careful**, in this order:
-  1. take the most cards (the played card counts);
-  2. then leave the opponent least: for every card the opponent might hold (every card not in
-     our hand, not on the table and not yet captured), count what it could capture from the
-     table we leave; minimise the largest such capture (a sweep threat is the worst);
-  3. then, when laying, lay the card that is least use to us later: a court card before a
-     number card, and a low number before a high one; when capturing, keep the sweep;
-  4. any remaining tie is broken by the bot's own seeded RNG.
-"""
+"""Snitch'ems' computer players, beginner and careful (docs/rules/snitchems.md, "Bots"): both act
+on the view alone and say why in one line."""
 
 from __future__ import annotations
 

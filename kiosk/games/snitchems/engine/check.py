@@ -1,9 +1,5 @@
-"""Snitch'ems' rules checked on a written trace, from its lines alone (docs/trace.md).
-
-The checks are brute force and independent of
-:func:`~kiosk.games.snitchems.engine.captures.captures_for`, so a trace is checked by other
-code than the code that played it.
-"""
+"""Snitch'ems' rules checked on a written trace, by brute force independent of ``captures_for``:
+a trace is checked by other code than the code that played it."""
 
 from __future__ import annotations
 

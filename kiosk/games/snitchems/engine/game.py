@@ -1,6 +1,5 @@
-"""Snitch'ems as the rest of the kiosk knows it: only a standard pack of 52 deals it; what its
-rule examples script and show (a capture made although another card could have been laid);
-how its seed is named."""
+"""Snitch'ems as the rest of the kiosk knows it: only a standard pack deals it; what its rule
+examples script and show."""
 
 from __future__ import annotations
 

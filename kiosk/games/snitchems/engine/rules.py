@@ -1,5 +1,4 @@
-"""Snitch'ems' rules: the deals, laying and capturing, and the end (the package docstring says
-which readings of the 1797 game they follow)."""
+"""Snitch'ems' rules: the deals, laying and capturing, the end (docs/rules/snitchems.md)."""
 
 from __future__ import annotations
 

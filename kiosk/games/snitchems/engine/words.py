@@ -1,10 +1,4 @@
-"""Snitch'ems events in words, as one person at the table hears them.
-
-The live game speaks to the visitor ("You capture: … (two cards)."), the rule step-throughs
-to an onlooker ("Player 1 captures: … (two cards)."): both put every event into words here.
-The names come in with the :class:`~kiosk.games.core.Hearer`, each card's words with its
-``card_name``.
-"""
+"""Snitch'ems' events in words, for the visitor and for an onlooker alike."""
 
 from __future__ import annotations
 
@@ -26,10 +20,7 @@ def card_words(card: Card) -> str:
 def hearer(
     cards: Mapping[str, Card], names: Sequence[str], me: int | None = None, **extra: Any
 ) -> Hearer:
-    """Who hears the words (``me``: the seat that is "you"), with the cards' words.
-
-    ``extra``: ``deals``, how many deals the game has, for "Deal 2 of 8".
-    """
+    """Who hears the words, with the cards' words (``extra``: ``deals``, for "Deal 2 of 8")."""
     return Hearer(names, me, card_name=lambda cid: card_words(cards[cid]), extra=extra)
 
 
@@ -58,8 +49,7 @@ def describe(capture: Capture, name: Callable[[str], str]) -> str:
 
 
 def catch_words(e: Event, h: Hearer) -> str:
-    """A capture in the few words the live table shows beside it: "You capture 3 cards",
-    "2 cards left on the table: to Careful Kate"."""
+    """A capture in the few words the live table shows beside it: "You capture 3 cards"."""
     p, n = e.data["player"], len(e.data["take"])
     if e.type == "capture":
         return f"{h.does(p, 'capture', 'captures')} {n + 1} card{'s' * (n > 0)}"
@@ -136,10 +126,7 @@ def _game_over(e: Event, h: Hearer) -> str:
 
 
 def sentences(events: Sequence[Event], hearer: Hearer) -> list[str]:
-    """Each event that says something, in words, in order.
-
-    A card played and captured with at once is said once, by the capture.
-    """
+    """Each event that says something, in order (a card played and captured: by the capture)."""
     captured = {e.data["card"] for e in events if e.type == "capture"}
     said = [e for e in events if not (e.type == "play" and e.data["card"] in captured)]
     return phrases.sentences(said, hearer)

@@ -144,6 +144,11 @@ class CardTable:
         )
 
 
+def places(state: CardTable) -> dict[str, list[str]]:
+    """Every card id in exactly one place, bottom first: a copy, the state's own stays as it is."""
+    return copy_places(state.places)
+
+
 def move_cards(state: CardTable, cards: list[str], source: str, dest: str) -> dict[str, Any]:
     """Move cards onto the top of another place, and the move as events carry it."""
     pile = state.places[source]

@@ -60,8 +60,7 @@ class Scripting:
     options: Callable[[int], Mapping[str, Any]] = lambda players: EMPTY
     # an action completed from the state it is played in (Snap: a call names the card turned)
     prepare: Callable[[Any, dict[str, Any]], dict[str, Any]] = lambda state, action: action
-    # what is noted of an action before it is played, for points that depend on the moment
-    # (Snitch'ems: a capture made although another card could have been laid)
+    # what is noted of an action before it is played (Snitch'ems: a capture while it could lay)
     marks: Callable[[Any, dict[str, Any]], frozenset[str]] = lambda state, action: frozenset()
     # words for an onlooker where the live game's own words say nothing (Snap's deal)
     onlooker_words: Callable[[Event, Hearer], str] | None = None
@@ -73,17 +72,14 @@ class GameType:
 
     name: str  # the one name it has everywhere: URLs, tokens, traces, templates ("snap")
     engine: ModuleType  # the package following :class:`kiosk.games.core.Engine`
-    # the one recipe for the deck this game deals from a set's cards (flagged ones already
-    # out): the cards it keeps, named as the game says them; DeckRefused says why not
+    # the one recipe for the deck this game deals from a set's (unflagged) cards, or DeckRefused
     deal_from: Callable[[Sequence[Card]], list[Card]]
     scripting: Scripting
     # the seed files its variants cite (``file`` or ``file, part``) as a visitor sees them named
     sources: Mapping[str, str] = field(default_factory=dict)
-    # what the game does by itself when a visitor's seat is to move (Snap: a call window that
-    # has something to settle closes; Speed Snap turns every pile at once); None: it waits
+    # what the game does by itself when a visitor's seat is to move (None: it waits)
     by_itself: Callable[[Any, int], dict[str, Any] | None] = lambda state, seat: None
-    # where it stands in the kiosk's lists of games; the first is the game of a set's short
-    # addresses (/sets/<slug>/play)
+    # its place in the lists of games; the first is the game of /sets/<slug>/play
     order: int = 100
 
     def deck(self, cards: Sequence[Card]) -> list[Card]:

@@ -78,9 +78,6 @@ class Refused(GameError):
         self.words = words
 
 
-# ----------------------------------------------------------------- token actions
-
-
 def encode_action(action: dict[str, Any]) -> str:
     """An engine action as one short string: a 500-action record stays quick to sign and to read."""
     code = CODES[action["type"]]
@@ -123,9 +120,6 @@ def reaction(raw: str | None) -> float:
     if math.isfinite(ms) and ms > snap.MAX_REACTION_MS:  # a tap after a minute away: slowest
         return float(snap.MAX_REACTION_MS)
     return round(ms, 1)
-
-
-# ----------------------------------------------------------------- the game
 
 
 def bound() -> int:

@@ -58,9 +58,6 @@ BAD_TOKEN_WORDS = {
 }
 
 
-# ----------------------------------------------------------------- sets, decks, setup
-
-
 def game_or_404(game: str, slug: str) -> tuple[PlayGame, SetRecord]:
     """The game and the set with these slugs if the set is played with it, else a 404."""
     plugin = adapter(game) if game in registry.names() else None
@@ -131,9 +128,6 @@ def _setup_context(game: PlayGame, set_record: SetRecord) -> dict[str, Any]:
     }
 
 
-# ----------------------------------------------------------------- records and replay
-
-
 def state_cache() -> Memo[tuple[tuple[Any, ...], Any]]:
     """Lately replayed games by what makes them, so an action applies one action, not 500.
 
@@ -201,9 +195,6 @@ def keep(game: PlayGame, played: Played) -> None:
     state_cache().put(key, (played.record.actions, played.state), content.current().version)
 
 
-# ----------------------------------------------------------------- counting
-
-
 def settings(game: PlayGame, played: Played) -> tuple[str, str, int]:
     """The game's variant, computer level and number of computer players (counts, "again")."""
     o = played.state.options
@@ -239,9 +230,6 @@ def count(game: PlayGame, played: Played, set_record: SetRecord, event: str) -> 
         outcome=outcome,
         length=length,
     )
-
-
-# ----------------------------------------------------------------- pages
 
 
 def wants_region() -> bool:
@@ -292,9 +280,6 @@ def bad_token(game: PlayGame, set_record: SetRecord, error: tokens.BadToken) -> 
         words=words,
         setup_url=url_for("play.setup", game=game.slug, slug=set_record.key),
     ), 400
-
-
-# ----------------------------------------------------------------- views
 
 
 @bp.get("/sets/<slug>/play", defaults={"game": FIRST})

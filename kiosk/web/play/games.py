@@ -61,7 +61,6 @@ class PlayGame:
 
     engine: ModuleType  # the game's engine (kiosk.games.<game>): its name is the game's slug
 
-    # ------------------------------------------------------------- the setup form
     # the pages' meta description: ``{game}`` is the game's title, ``{set}`` the set's
     description: str = "Play {game} against the computer with the cards of {set}."
 
@@ -77,7 +76,6 @@ class PlayGame:
         """The options and the record's settings a setup form asks for (raises NotOnTheList)."""
         raise NotImplementedError
 
-    # ------------------------------------------------------------- actions and modes
     field: str = "move"  # the form field the table's buttons set (``kind:rest``)
     buttons: tuple[str, ...] = ()  # the kinds of button the table has
     # A race that its own script (static/js/<slug>.js, after play.js) drives: the script says
@@ -97,7 +95,6 @@ class PlayGame:
         """Do what the visitor's button asks; a note to show, if any (GameError: refused)."""
         raise NotImplementedError
 
-    # ------------------------------------------------------------- the view model
     def table(
         self, game: Played, set_record: SetRecord, setup: Mapping[str, Any], note: str | None
     ) -> dict[str, Any]:
@@ -111,8 +108,6 @@ class PlayGame:
     def pace_ms(self, game: Played) -> int | None:
         """How long the page waits before it posts "Next" (None: it waits for the visitor)."""
         raise NotImplementedError
-
-    # ------------------------------------------------------------- given
 
     def rules_url(self, setup: Mapping[str, Any], variant: str) -> str:
         """Where "See how it works" goes, made once per setup context (``url_for`` is dear)."""
@@ -279,9 +274,6 @@ def card_view(card: Card) -> dict[str, Any]:
         "src": face.src if face else None,
         "css": face.css if face else "",
     }
-
-
-# ----------------------------------------------------------------- the adapters
 
 
 def blueprint_name(slug: str) -> str:

@@ -3,6 +3,7 @@ reading of the card, and the kiosk's own bounds, are in docs/rules/happy-familie
 
 from __future__ import annotations
 
+from kiosk.games.core import places
 from kiosk.games.happy_families.engine.bots import make_bot
 from kiosk.games.happy_families.engine.check import check_event
 from kiosk.games.happy_families.engine.deck import (
@@ -31,7 +32,6 @@ from kiosk.games.happy_families.engine.state import (
     family_cards,
     is_over,
     names,
-    places,
     public_state,
     result,
     to_move,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from kiosk.games.core import CardTable, copy_places
+from kiosk.games.core import CardTable
 from kiosk.games.happy_families.engine.deck import FAMILY_SIZE
 from kiosk.games.happy_families.engine.options import FamiliesOptions
 
@@ -60,11 +60,6 @@ def to_move(state: State) -> list[int]:
 def is_over(state: State) -> bool:
     """Whether the game has ended."""
     return state.phase == "over"
-
-
-def places(state: State) -> dict[str, list[str]]:
-    """Every card id in exactly one place, bottom first."""
-    return copy_places(state.places)
 
 
 def result(state: State) -> dict[str, Any]:

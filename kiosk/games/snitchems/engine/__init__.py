@@ -3,6 +3,7 @@ of the game is in docs/rules/snitchems.md."""
 
 from __future__ import annotations
 
+from kiosk.games.core import places
 from kiosk.games.snitchems.engine.bots import make_bot
 from kiosk.games.snitchems.engine.captures import KINDS, TARGETS, Capture, captures_for, rank_of
 from kiosk.games.snitchems.engine.check import check_event
@@ -28,7 +29,6 @@ from kiosk.games.snitchems.engine.rules import (
     is_over,
     legal_actions,
     new_game,
-    places,
     public_state,
     replay,
     result,

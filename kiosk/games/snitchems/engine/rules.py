@@ -13,7 +13,6 @@ from kiosk.games.core import (
     CardTable,
     Event,
     IllegalAction,
-    copy_places,
     emit,
     move_cards,
     replay_events,
@@ -31,9 +30,6 @@ from kiosk.games.snitchems.engine.options import (
 from kiosk.games.snitchems.engine.words import card_words, describe
 
 Action = dict[str, Any]
-
-
-# --------------------------------------------------------------------------- state
 
 
 @dataclass(kw_only=True)
@@ -106,9 +102,6 @@ def new_game(
     _deal(state, out)
     emit(state, out, "turn", player=state.turn)
     return state, out
-
-
-# --------------------------------------------------------------------------- the rules
 
 
 def _table(state: State) -> list[Card]:
@@ -235,13 +228,8 @@ def _same_cards_other_kind(
     if not wanted <= set(table):
         return []
     taken = [table[c] for c in wanted]
-    if card.value is not None:
-        ok = all(c.value is not None for c in taken) and card.value + sum(
-            c.value or 0 for c in taken
-        ) == int(kind.split("-")[1])
-    else:
-        ok = False
-    if not ok:
+    values = [c.value for c in (card, *taken)]
+    if None in values or sum(v or 0 for v in values) != int(kind.split("-")[1]):
         return []
     same = captures_for(card, list(table.values()), state.options)
     return [
@@ -275,14 +263,6 @@ def _finish(s: State, out: list[Event]) -> None:
     s.over = True
     res = result(s)
     emit(s, out, "game-over", winners=res["winners"], scores=res["scores"])
-
-
-# --------------------------------------------------------------------------- faces
-
-
-def places(state: State) -> dict[str, list[str]]:
-    """Every card id in exactly one place, bottom first (the stock's top is its end)."""
-    return copy_places(state.places)
 
 
 def result(state: State) -> dict[str, Any]:

@@ -16,11 +16,6 @@ class TraceError(GameError):
     """A trace that does not hold together: a lost, duplicated or misplaced card."""
 
 
-def variant_of(options: Any, default: str = "") -> str:
-    """The variant name recorded in options, if the engine records it there."""
-    return getattr(options, "variant", default)
-
-
 def header(game: str, variant: str, options: Any, seed: Any, deck: Sequence[Card]) -> dict:
     """The first line of a trace."""
     return {
@@ -122,7 +117,7 @@ def trace_game(
     in_play = list(deck)
     if isinstance(cards, dict) and all(isinstance(c, Card) for c in cards.values()):
         in_play = list(cards.values())  # e.g. Snap's two-deck game
-    variant = variant if variant is not None else variant_of(options)
+    variant = variant if variant is not None else getattr(options, "variant", "")
     yield header(module.GAME, variant, options, seed, in_play)
     follower = Follower(module, state, events, [c.id for c in in_play])
     yield from follower.lines(state, events, None)

@@ -26,11 +26,6 @@ def spoken_name(face: CardFace) -> str:
     return hfw.spoken_name(face.name, face.family, face.role == "master")
 
 
-def bot_names(level: str, bots: int) -> list[str]:
-    """Each seat's name: "You", then the computer players as the game file names their level."""
-    return ["You", *GAME.player_names(level, bots)]
-
-
 def variant_of(game: Played) -> str:
     """The variant the game is played by."""
     return "variation" if game.state.options.variation else "classic"
@@ -291,7 +286,7 @@ class HappyFamilies(TurnGame):
         options = hf.options_for(
             variant,
             players=bots + 1,
-            names=bot_names(level, bots),
+            names=["You", *GAME.player_names(level, bots)],
             # In the plain game a trick's family changes nothing, so it lies face up for all to
             # see; the variation turns on remembering whose tricks are whose, so face down (rule 3).
             tricks_face_down=variant == "variation",

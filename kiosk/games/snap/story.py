@@ -35,11 +35,6 @@ def card_alt(card: dict[str, Any] | None, set_record: SetRecord) -> str:
     return name
 
 
-def headline(words: list[str], outcomes: list[str]) -> str | None:
-    """The sentence to show big: the last outcome (or note), else the last card turned."""
-    return (outcomes or words or [None])[-1]
-
-
 class Story:
     """What the table shows of the last action at the cards: marks, matches, outcome, sounds."""
 
@@ -143,10 +138,6 @@ class CardLooks:
     def __init__(self, set_record: SetRecord) -> None:
         self.set_record = set_record
         self._looks: dict[str, SimpleNamespace] = {}  # card id → its look
-
-    def src(self, face: str) -> str:
-        """The URL of a card picture (an engine card's ``face`` key)."""
-        return card_face(face).src
 
     def look(self, card: dict[str, Any] | None) -> SimpleNamespace | None:
         """A view's card as the table shows it, named as a visitor needs it to play."""

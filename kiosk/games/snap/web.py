@@ -20,7 +20,6 @@ from kiosk.games.snap.story import (
     CardLooks,
     centre_pile,
     ghosts,
-    headline,
     keys_words,
     match_words,
     seat_views,
@@ -29,6 +28,7 @@ from kiosk.games.snap.story import (
     with_top,
 )
 from kiosk.web import tokens
+from kiosk.web.cards import card_face
 from kiosk.web.play.games import HUMAN, NotOnTheList, Played, PlayGame
 
 DEFAULT_LEVEL = "easy"
@@ -390,7 +390,7 @@ class Snap(PlayGame):
             shown |= {c.id for c in (centre.top, centre.below) if c}
         faces = []
         if s.turn == 0:  # the first table preloads every face, so no turned card waits to load
-            faces = sorted({looks.src(c.face) for c in s.cards.values() if c.face})
+            faces = sorted({card_face(c.face).src for c in s.cards.values() if c.face})
         said = [e for e in game.events if e.type != "game-over"]  # the result says who won
         told_words = snap.said(said, heard)
         words = [w for _, w in told_words]
@@ -415,7 +415,7 @@ class Snap(PlayGame):
             "centre": centre,
             "pool": pool,
             "words": words,
-            "headline": headline(words, outcomes),
+            "headline": (outcomes or words or [None])[-1],  # the last outcome, else card
             "ghosts": ghosts(game.events, shown),
             "faces": faces,
             "turn": v["window"]["turn"] if v["window"] else s.turn,

@@ -13,10 +13,6 @@ from kiosk.games.happy_families.engine.words import family_words
 FORGETFUL_MEMORY = 3  # asks (or claims) the forgetful bot still remembers, with their answers
 
 
-def _subject(name: str) -> str:
-    return name
-
-
 def _object(name: str) -> str:
     return "you" if name == "You" else name
 
@@ -140,10 +136,7 @@ class Bot(SeatBot):
             if holder == target:
                 p = 1.0
                 # every card handed over was asked for by its new holder, aloud
-                why = (
-                    f"{_subject(name)} asked for {cname} and got it, so I asked "
-                    f"{_object(name)} for it."
-                )
+                why = f"{name} asked for {cname} and got it, so I asked {_object(name)} for it."
             elif holder is not None or target in lacks:
                 p = 0.0
                 why = "I had nothing better to ask."
@@ -173,13 +166,13 @@ class Bot(SeatBot):
                     if could == [cid]:
                         p = 0.99
                         why = (
-                            f"{_subject(name)} asked for {cards[asked]['name']}, so "
+                            f"{name} asked for {cards[asked]['name']}, so "
                             f"{_object(name)} must hold {cname}: I asked for it."
                         )
                     elif cid in could and 1 / len(could) > p:
                         p = 1 / len(could)
                         why = (
-                            f"{_subject(name)} asked for {cards[asked]['name']}, so I knew "
+                            f"{name} asked for {cards[asked]['name']}, so I knew "
                             f"{_object(name)} had another {fam} card."
                         )
             p += mine_per_family.get(fam, 0) * 1e-3  # nearer a whole family breaks ties

@@ -30,22 +30,17 @@ def said(words: str) -> str:
     return f"\u201c{words}\u201d"
 
 
-def possessive(name: str) -> str:
-    """ "Twizzle" → "Twizzle's", "Sally Cross" → "Sally Cross's" (as British print has it)."""
-    return f"{name}'s"
-
-
 def spoken_name(name: str, family: str | None, master: bool = False) -> str:
     """How a card is asked for aloud: an unnamed or master card too, as what it is."""
     family = family or ""
     name = name.strip()
     if family and name.startswith(family + ":"):
-        return f"{possessive(family)} {name[len(family) + 1 :].strip()} {UNRECORDED}"
+        return f"{family}'s {name[len(family) + 1 :].strip()} {UNRECORDED}"
     if master or (family and name == family):
-        return f"{possessive(family)} master card"
+        return f"{family}'s master card"
     if family and re.search(rf"\b{re.escape(family)}\b", name, re.IGNORECASE):
         return name
-    return f"{possessive(family)} {name.lower()}" if family else name
+    return f"{family}'s {name.lower()}" if family else name
 
 
 def spoken_deck(deck: Sequence[Card], masters: Collection[str] = ()) -> list[Card]:

@@ -1,2 +1,1 @@
-"""Pure, deterministic rules engines and bots: no Flask, no I/O, no clock; one folder a game,
-found by :mod:`kiosk.games.registry`."""
+"""Pure, deterministic rules engines and bots, one folder a game: no Flask, no I/O, no clock."""

@@ -1,5 +1,4 @@
-"""Snap's part of the play flow: its choices, short token actions, reaction timing, its table and
-the computer players' fair pace (docs/play.md)."""
+"""Snap's part of the play flow: choices, token actions, reactions, table, pace (docs/play.md)."""
 
 from __future__ import annotations
 
@@ -33,11 +32,9 @@ from kiosk.web.play.games import HUMAN, NotOnTheList, Played, PlayGame
 
 DEFAULT_LEVEL = "easy"
 DEFAULT_BOTS = 1
-# The computer players turn a card this long after the last card was painted (ms): longer for
-# slower levels, so almost every computer call falls inside the window it belongs to.
+# After the last card's paint (ms): slower levels wait longer, so their calls fall in the window
 PACE_MS = {"easy": 2200, "medium": 1500, "hard": 1200}
-# A match stays on the table at least this long at every level, as long as at the slowest:
-# time for a young child to see it and tap (docs/play.md, "Fair timing").
+# A match stays as long as at the slowest level, for a young child (docs/play.md, "Fair timing")
 MATCH_OPEN_MS = PACE_MS["easy"]
 OUTCOME_HOLD_MS = 800  # extra time to read an outcome before the next card
 UNMEASURED_MS = 800  # a call without a measured reaction (no JavaScript) counts as this

@@ -1,5 +1,4 @@
-"""Happy Families by the Twizzles rule card, with its variation: an event-sourced engine. Every
-reading of the card, and the kiosk's own bounds, are in docs/rules/happy-families.md."""
+"""Happy Families by the Twizzles rule card (every reading: docs/rules/happy-families.md)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""Happy Families' computer players, forgetful and remembering (docs/rules/happy-families.md,
-"Bots"): both act on the view alone and say why in one line, for the play page."""
+"""Happy Families' computer players, forgetful and remembering (docs/rules/happy-families.md)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""Happy Families as the rest of the kiosk knows it: the set's complete families deal it, each card
-named as it is asked for; what its rule examples script and show."""
+"""Happy Families as the rest of the kiosk knows it: its deck, rule examples and sources."""
 
 from __future__ import annotations
 

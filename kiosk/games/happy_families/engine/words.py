@@ -1,5 +1,4 @@
-"""Happy Families' events in words, for the visitor and for an onlooker alike, so a rule step says
-an ask exactly as the game does."""
+"""Happy Families' events in words, for the visitor and an onlooker alike (rule steps too)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""Snap: one event-sourced engine for every variant in the seeds (docs/rules/snap.md), following
-:class:`kiosk.games.core.Engine`; its modules are named by their jobs."""
+"""Snap: one event-sourced engine for every variant in the seeds (docs/rules/snap.md)."""
 
 from __future__ import annotations
 

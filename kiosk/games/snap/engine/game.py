@@ -1,5 +1,4 @@
-"""Snap as the rest of the kiosk knows it: any set's cards deal it; what its rule examples script
-and show; what it does by itself while a visitor is to move."""
+"""Snap as the rest of the kiosk knows it: its deck, rule examples, sources, moves by itself."""
 
 from __future__ import annotations
 

@@ -23,9 +23,7 @@ ACTION_TYPES = tuple(ACTION_FIELDS)
 PENALTIES = ("none", "card-each", "face-up-to-pool", "face-down-to-pool")
 LAYOUTS = ("piles", "central")  # own face-up piles, or Easy Snap's one central pile
 
-# The kiosk bound (not historic): chosen by simulation, see benchmarks/bench_snap.py and
-# docs/rules/snap.md ("The kiosk bound"). At 1.2 s a turn plus 2 s per settled call,
-# >= 95% of two- to four-player games against the computer end within 3 minutes.
+# The kiosk bound (not historic), chosen by simulation (docs/rules/snap.md, "The kiosk bound")
 KIOSK_MAX_TURNS = 100
 TIE_WINDOW_MS = 60  # about four frames at 60 Hz: below what a browser's timing can separate
 MAX_REACTION_MS = 60_000  # a "reaction" slower than a minute is not a reaction

@@ -1,5 +1,4 @@
-"""Snap's turns and the engine's entry points: deal, apply, replay, and what may happen next
-(a live game's flow of actions: docs/play.md)."""
+"""Snap's turns and the engine's entry points: deal, apply, replay, and what may happen next."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""Snap's events in words, for the visitor and for an onlooker alike: the one place they are said
-(a hearer is not told their own call: their outcome says it)."""
+"""Snap's events in words, for the visitor and an onlooker alike: the one place they are said."""
 
 from __future__ import annotations
 

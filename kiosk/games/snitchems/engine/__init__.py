@@ -1,5 +1,4 @@
-"""Snitch'ems, the two-player English fishing game of 1797: an event-sourced engine. Every reading
-of the game is in docs/rules/snitchems.md."""
+"""Snitch'ems, the two-player fishing game of 1797 (every reading: docs/rules/snitchems.md)."""
 
 from __future__ import annotations
 

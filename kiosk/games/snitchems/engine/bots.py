@@ -1,5 +1,4 @@
-"""Snitch'ems' computer players, beginner and careful (docs/rules/snitchems.md, "Bots"): both act
-on the view alone and say why in one line."""
+"""Snitch'ems' computer players, beginner and careful (docs/rules/snitchems.md, "Bots")."""
 
 from __future__ import annotations
 

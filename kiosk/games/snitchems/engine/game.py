@@ -1,5 +1,4 @@
-"""Snitch'ems as the rest of the kiosk knows it: only a standard pack deals it; what its rule
-examples script and show."""
+"""Snitch'ems as the rest of the kiosk knows it: a standard pack, its rule examples, sources."""
 
 from __future__ import annotations
 

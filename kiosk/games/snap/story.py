@@ -21,10 +21,8 @@ VISITOR_NAMES = ("Blue", "Orange")
 VISITOR_KEYS = (("A", "S"), ("L", "K"))  # (Snap!, Snap Pool!) for each visitor
 
 
-def card_alt(card: dict[str, Any] | None, set_record: SetRecord) -> str:
+def card_alt(card: dict[str, Any], set_record: SetRecord) -> str:
     """A card named by its picture or rank (and family, where Snap matches by family)."""
-    if card is None:
-        return ""
     if set_record.deck == "standard-52":
         return card["name"]
     face = find_face(set_record, (card.get("face") or "").rpartition("/")[2])

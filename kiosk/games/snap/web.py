@@ -54,11 +54,9 @@ OUTCOMES = {
 CODES = {"turn": "t", "call": "c", "call-pool": "p", "close": "x"}
 TYPES = {v: k for k, v in CODES.items()}
 ACTS = ("turn", "snap", "pool", "next", "auto-on", "auto-off")
-# Who plays (docs/play.md, "Ways to play Snap"): a visitor against the computer, two visitors
-# at one screen (each with their own Snap! at their own edge), or one visitor at their own pace
+# Who plays (docs/play.md, "Ways to play Snap")
 COMPUTER, TOGETHER, OWN_PACE = "computer", "together", "own-pace"
 MODES = (COMPUTER, TOGETHER, OWN_PACE)
-# Each visitor's name, colour and keys: told apart by colour and by the edge they stand at
 TOO_MANY = "Please choose again: two of you play with up to two computer players."
 NONE_ALONE = (
     "Please choose again: on your own you play with one to three computer players "

@@ -19,7 +19,7 @@ from flask import (
 from jinja2 import TemplateNotFound
 from werkzeug.wrappers import Response
 
-from kiosk.catalogue.decks import flagged_faces
+from kiosk.catalogue.decks import flagged_faces, game_deck
 from kiosk.catalogue.schema import SetRecord
 from kiosk.games import registry
 from kiosk.games.cards import Card
@@ -74,7 +74,7 @@ def deck_and_fingerprint(game: PlayGame, set_record: SetRecord) -> tuple[list[Ca
     found = decks.get(key)
     if found is None:
         try:
-            deck = game.deck(set_record)
+            deck = game_deck(set_record, game.slug)  # flagged cards always left out
             found = deck, tokens.deck_fingerprint([c.id for c in deck])
         except DeckRefused:
             found = [], ""

@@ -7,9 +7,9 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-FLOOR_MS = 350.0  # no bot reacts faster than a quick adult recognises a match
-# (far above the engine's 100 ms false-start line, options.FALSE_START_MS: a drawn call is
-# always a reaction to the card it is drawn for)
+# No bot reacts faster than a quick adult recognises a match: far above FALSE_START_MS, so a
+# drawn call always answers the card it is drawn for
+FLOOR_MS = 350.0
 
 
 @dataclass(frozen=True, slots=True)

@@ -80,8 +80,7 @@ class SnapOptions:
 
 WOOLWORTHS = "woolworths-snap-misc-869-1986.txt"
 DIAGRAM = "snap-diagram-group-rules.txt"
-# The seed file gives the Woolworths instruction card, then a general text headed "The basic
-# rules for the game of SNAP" that nothing ties to that pack: cited by its own heading.
+# A general text after the Woolworths card that nothing ties to that pack: cited by its heading
 BASIC = "the general text The basic rules for the game of SNAP"
 
 VARIANTS = variants_by_name(

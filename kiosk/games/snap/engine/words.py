@@ -22,8 +22,7 @@ PAYS = {
 }
 
 
-# What a seat's badge says at the cards after an outcome of the live game (docs/play.md, "The
-# table tells the story"): a visitor beaten to a match, calls together, a call after the window
+# A seat's badge after an outcome (docs/play.md, "The table tells the story")
 BADGES = {"slow": "Too slow!", "together": "Together!", "late": "Too late"}
 
 

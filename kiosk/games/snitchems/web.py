@@ -32,11 +32,6 @@ def hearer(s: sn.State, level: str) -> Hearer:
     return snw.hearer(s.cards, ["You", computer_name(level)], HUMAN, deals=deals)
 
 
-def sentences(events: list[Event], s: sn.State, level: str) -> list[str]:
-    """One step's events in words, as the visitor hears them (the game's words)."""
-    return sn.sentences(events, hearer(s, level))
-
-
 def result_words(s: sn.State, level: str) -> str:
     """Who won, in a sentence, said to the visitor."""
     return snw.result_words(sn.result(s)["scores"], hearer(s, level))
@@ -234,7 +229,8 @@ class Snitchems(TurnGame):
         legal = sn.legal_actions(s, HUMAN) if your_turn else []
         playable = {a["card"] for a in legal}
         # the result says who won, once: the table's words leave the game's end to it
-        words = sentences([e for e in game.events if e.type != "game-over"], s, game.level)
+        said = [e for e in game.events if e.type != "game-over"]
+        words = sn.sentences(said, hearer(s, game.level))
         computer = computer_name(game.level)
         thought = f"{computer} thought: \u201c{game.why}\u201d" if game.why else None
         if note:

@@ -19,7 +19,7 @@ from flask import (
 from jinja2 import TemplateNotFound
 from werkzeug.wrappers import Response
 
-from kiosk.catalogue.decks import flagged_faces, game_deck
+from kiosk.catalogue.decks import flagged_faces
 from kiosk.catalogue.schema import SetRecord
 from kiosk.games import registry
 from kiosk.games.cards import Card
@@ -74,7 +74,7 @@ def deck_and_fingerprint(game: PlayGame, set_record: SetRecord) -> tuple[list[Ca
     found = decks.get(key)
     if found is None:
         try:
-            deck = game_deck(set_record, game.slug)  # flagged cards always left out
+            deck = game.deck(set_record)
             found = deck, tokens.deck_fingerprint([c.id for c in deck])
         except DeckRefused:
             found = [], ""
@@ -294,12 +294,12 @@ def setup(slug: str, game: str) -> Any:
 def start(slug: str, game: str) -> Any:
     """Deal a new game with the chosen setup and show the table."""
     plugin, set_record = game_or_404(game, slug)
-    if not deck_and_fingerprint(plugin, set_record)[0]:
+    deck = deck_and_fingerprint(plugin, set_record)[0]
+    if not deck:
         return render_setup(plugin, set_record, UNPLAYABLE.format(game=plugin.title))
     try:
         options, settings = plugin.start(set_record, request.form)
         record = new_record(plugin, set_record, options, settings)
-        deck = deck_and_fingerprint(plugin, set_record)[0]
         state, events = plugin.engine.new_game(deck, options, tokens.seed_for(record.nonce))
     except NotOnTheList as refused:
         return render_setup(plugin, set_record, refused.words)
@@ -346,8 +346,7 @@ def act_post(slug: str, game: str) -> tuple[str, int]:
         played = rebuild(plugin, tokens.load(form.get("token"), plugin.slug), set_record)
     except tokens.BadToken as error:
         return bad_token(plugin, set_record, error)
-    was_over = plugin.engine.is_over(played.state)
-    over = was_over
+    over = was_over = plugin.engine.is_over(played.state)
     if form.get(plugin.field, "").partition(":")[0] not in plugin.buttons:
         page = render_game(plugin, played, set_record, NOT_A_BUTTON, 400, over)
     elif not plugin.own_script and form.get("step") != str(len(played.record.actions)):

@@ -13,6 +13,7 @@ from typing import Any
 
 from flask import current_app
 
+from kiosk.catalogue.decks import game_deck
 from kiosk.catalogue.game_words import ShownLevel, ShownVariant, game_record, shown_levels
 from kiosk.catalogue.game_words import shown_variants as variants_in_words
 from kiosk.catalogue.scenarios import Run, Step
@@ -149,6 +150,10 @@ class PlayGame:
     def title(self) -> str:
         """The game's name as its file's title gives it, so a curator's edit shows here too."""
         return self._from_file("title", lambda r: r.title if r is not None else self.slug)
+
+    def deck(self, set_record: SetRecord) -> list[Card]:
+        """The set's deck for this game by its own recipe (DeckRefused when it cannot play it)."""
+        return game_deck(set_record, self.slug)
 
     def variants(self) -> dict[str, ShownVariant]:
         """Every rule variant in the curators' words (the game file's ``variants:``)."""

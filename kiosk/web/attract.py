@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from flask import Blueprint, Flask, abort, current_app, render_template, url_for
-from markupsafe import Markup
 
 from kiosk.catalogue.citations import plain
 from kiosk.catalogue.scenarios import sequence
@@ -37,22 +36,13 @@ from kiosk.web.pages import (
     wants_fragment,
 )
 from kiosk.web.play.games import PlayGame, adapter
-from kiosk.web.rules import game_table
+from kiosk.web.rules import Frame, game_table
 
 log = logging.getLogger(__name__)
 
 bp = Blueprint("attract", __name__, url_prefix="/attract")
 
 STEP_MS = 2600  # a rule step rests this long on the attract screen: time to read its caption
-
-
-@dataclass(frozen=True)
-class Frame:
-    """One step of a rule step-through, as the attract screen shows it."""
-
-    n: int
-    caption: str
-    table: Markup  # the game's own table after the step, drawn small
 
 
 @dataclass(frozen=True)

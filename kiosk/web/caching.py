@@ -28,15 +28,10 @@ VARIANT_HEADERS = ("HX-Request", "HX-Request-Type", "HX-History-Restore-Request"
 URL_PARTS = ("wsgi.url_scheme", "SCRIPT_NAME", "PATH_INFO", "QUERY_STRING")
 
 
-def static_folder(endpoint: str) -> str | None:
-    """The folder a static endpoint serves: the app's ``static``, or a game's ``<bp>.static``."""
-    blueprint = endpoint.rpartition(".")[0]
-    return (current_app.blueprints[blueprint] if blueprint else current_app).static_folder
-
-
 def file_version(filename: str, endpoint: str = "static") -> str | None:
     """A short hash of a static file's bytes, None if absent."""
-    folder = static_folder(endpoint)
+    blueprint = endpoint.rpartition(".")[0]  # "" for the app's static, a game's "<bp>.static"
+    folder = (current_app.blueprints[blueprint] if blueprint else current_app).static_folder
     path = safe_join(folder, filename) if folder else None
     if path is None:
         return None
@@ -103,14 +98,11 @@ def init_app(app: Flask) -> None:
         if not tags.star_tag and tags.contains_weak(g.page_etag):
             response = Response(status=304)
             response.set_etag(g.page_etag)
-            response.vary.update(VARIANT_HEADERS)
             return response
         body = pages.get(g.page_etag)
         if body is not None:
             g.page_from_cache = True
-            response = Response(body, mimetype="text/html")
-            response.vary.update(VARIANT_HEADERS)
-            return response
+            return Response(body, mimetype="text/html")
         return None
 
     @app.after_request

@@ -191,10 +191,7 @@ def card_face(face_key: str, width: int = PLAY_WIDTH, printable_only: bool = Fal
     return found
 
 
-@bp.app_template_global()
-def standard_name(card_id: str) -> str:
-    """``QH`` → ``Queen of Hearts``."""
-    return cardfaces.standard_name(card_id)
+bp.add_app_template_global(cardfaces.standard_name, "standard_name")
 
 
 def init_app(app: Flask) -> None:

@@ -94,15 +94,10 @@ def set_records() -> list[Any]:
     return [e.record for e in (*snapshot.sets.values(), *snapshot.drafts.get("set", {}).values())]
 
 
-def covered_files() -> frozenset[str]:
-    """The picture files this snapshot covers: flagged by any record, drafts included."""
-    return flagged_files(set_records())
-
-
 def is_covered(src: str) -> bool:
     """A picture file that only its cover may show: flagged now, or flagged when ``kiosk
     images`` last made its copies (a record held back by a mistake flags nothing)."""
-    if src in covered_files():
+    if src in flagged_files(set_records()):
         return True
     made = read_made(catalogue().content_dir, src)
     return made is not None and made.covered

@@ -109,35 +109,28 @@ def _image_resource(pid: str, made: Made, width: int) -> dict:
     }
 
 
+def _page(url: str, label: str) -> dict:
+    """A homepage entry: a web page of ours and its name."""
+    return {"id": url, "type": "Text", "label": {"en": [label]}, "format": "text/html"}
+
+
 def build(record: SetRecord) -> Manifest:
     """The set's manifest: label, summary, metadata, attribution, rights, one canvas a picture."""
     pictures = shown(record)
     base = url_for("iiif.manifest", slug=record.key, _external=True).removesuffix("/manifest.json")
-    home = url_for("pages.set_record", slug=record.key, _external=True)
+    home = url_for("pages.home", _external=True)
     manifest = Manifest(
         id=f"{base}/manifest.json",
         label={"en": [plain(record.title)]},
         homepage=[
-            {
-                "id": home,
-                "type": "Text",
-                "label": {"en": [plain(record.title)]},
-                "format": "text/html",
-            }
+            _page(url_for("pages.set_record", slug=record.key, _external=True), plain(record.title))
         ],
         provider=[
             {
-                "id": url_for("pages.home", _external=True),
+                "id": home,
                 "type": "Agent",
                 "label": {"en": [PROVIDER]},
-                "homepage": [
-                    {
-                        "id": url_for("pages.home", _external=True),
-                        "type": "Text",
-                        "label": {"en": [PROVIDER]},
-                        "format": "text/html",
-                    }
-                ],
+                "homepage": [_page(home, PROVIDER)],
             }
         ],
     )

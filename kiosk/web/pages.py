@@ -30,6 +30,7 @@ from kiosk.catalogue.schema import CardFace, ContentNote, Image, SetRecord
 from kiosk.catalogue.store import Entry, Snapshot
 from kiosk.games.cards import SUITS
 from kiosk.web import citing, content, curators
+from kiosk.web.caching import VARIANT_HEADERS
 from kiosk.web.cardfaces import STANDARD_IDS, quoted, standard_name
 from kiosk.web.cards import face_alt, face_src, front_picture, standard_src
 from kiosk.web.pictures import Picture as Photo
@@ -65,7 +66,6 @@ MATCH_WORDS = {
     "rank": "Two cards match when they have the same rank (two sevens, two queens).",
     "family": "Cards belong together when they are of the same family.",
 }
-HTML_VARY = "HX-Request, HX-Request-Type, HX-History-Restore-Request"
 
 
 # ----------------------------------------------------------------- layout and helpers
@@ -132,7 +132,7 @@ def _layout() -> dict[str, Any]:
 def _vary(response: Response) -> Response:
     """The same URL answers a page or a fragment: caches must key on the htmx headers."""
     if response.mimetype == "text/html":
-        response.vary.update(h.strip() for h in HTML_VARY.split(","))
+        response.vary.update(VARIANT_HEADERS)
     return response
 
 

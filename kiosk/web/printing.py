@@ -22,7 +22,7 @@ from kiosk.games import registry
 from kiosk.web import content
 from kiosk.web.cards import PRINT_WIDTH, back_src, card_face, front_picture
 from kiosk.web.play.games import adapter
-from kiosk.web.rules import caption_of, game_table
+from kiosk.web.rules import Frame, caption_of, game_table
 
 bp = Blueprint("printing", __name__)
 
@@ -58,15 +58,6 @@ class LeftOut:
     shows: str
     note_title: str
     note_address: str
-
-
-@dataclass(frozen=True)
-class StripStep:
-    """One step of the rule step-through, as a frame of the printed strip."""
-
-    n: int
-    caption: str
-    table: Markup  # the game's own table after the step, drawn small
 
 
 def paper_rules(html: str) -> Markup:
@@ -130,7 +121,7 @@ def scenario_for(snapshot: Snapshot, game: str, set_key: str) -> Entry | None:
     return found[0] if found else None
 
 
-def strip_of(snapshot: Snapshot, scenario: Entry) -> list[StripStep]:
+def strip_of(snapshot: Snapshot, scenario: Entry) -> list[Frame]:
     """Every step of a scenario's run: its caption and the table after it."""
     record = scenario.record
     assert isinstance(record, ScenarioRecord)
@@ -142,7 +133,7 @@ def strip_of(snapshot: Snapshot, scenario: Entry) -> list[StripStep]:
     assert isinstance(set_record, SetRecord)
     source = registry.engine(run.game).VARIANTS[record.variant].source
     return [
-        StripStep(
+        Frame(
             s.n,
             caption_of(record, run, s, source).text,
             game_table(run, s, set_record, f"s{s.n}-"),

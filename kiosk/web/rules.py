@@ -58,6 +58,15 @@ def game_table(run: Run, step: Step, set_record: SetRecord, ids: str = "") -> Ma
 
 
 @dataclass(frozen=True)
+class Frame:
+    """One step drawn small beside its caption: the attract loop's frames, the printed strip."""
+
+    n: int
+    caption: str
+    table: Markup
+
+
+@dataclass(frozen=True)
 class Caption:
     """What a step says: the curator's words (or the engine's), and the rule quoted."""
 

@@ -53,7 +53,6 @@ class BadToken(Exception):
         super().__init__(f"{reason}: {detail}" if detail else reason)
         # "missing" | "tampered" | "restarted" | "expired" | "malformed" | "wrong-game"
         self.reason = reason
-        self.detail = detail
 
 
 @dataclass(frozen=True)
@@ -163,11 +162,6 @@ def key_id() -> str:
     return base64_encode(digest).decode("ascii")
 
 
-def max_age() -> int:
-    """How long a token stays good, in seconds (``GAME_MAX_AGE``)."""
-    return int(current_app.config["GAME_MAX_AGE"])
-
-
 def _serializer(game: str) -> URLSafeTimedSerializer:
     """itsdangerous's serializer for ``game``'s tokens: the app's secret, a salt per game."""
     return URLSafeTimedSerializer(_secret(), salt=SALT + game)
@@ -193,7 +187,7 @@ def load(token: Any, game: str) -> PlayRecord:
     except Exception as exc:  # BadPayload: signed by us, so only an older format fails here
         raise BadToken("malformed", type(exc).__name__) from None
     age = int(time.time()) - int(signed_at.timestamp())
-    if age > max_age():
+    if age > int(current_app.config["GAME_MAX_AGE"]):
         raise BadToken("expired", "the game is older than the maximum age")
     if age < -CLOCK_SKEW_S:
         raise BadToken("expired", "the token is stamped further in the future than clocks drift")

@@ -81,12 +81,7 @@ def _coerce(default: Any, raw: str, key: str) -> Any:
 def kiosk_timings(
     config: Mapping[str, Any], testing: bool = False
 ) -> tuple[dict[str, int], list[str]]:
-    """The kiosk-mode timings to use, clamped to their floors outside testing, and why.
-
-    A countdown under 20 s would reset a slow reader's game: outside testing a smaller value is
-    raised to 20 s (and the returned messages say so) rather than refused, so a touchscreen
-    with a mistyped setting still starts.
-    """
+    """Kiosk timings raised to their floors (a short countdown resets a slow reader), and why."""
     floors = {
         "IDLE_SECONDS": MIN_IDLE_SECONDS,
         "COUNTDOWN_SECONDS": MIN_COUNTDOWN_SECONDS,

@@ -1,11 +1,5 @@
-"""Caching: versioned static files kept for a year, catalogue pages with ETags and 304s.
-
-Every ``url_for('static', ...)`` gets ``?v=<hash of the file>``, so a changed file gets a new
-URL and a browser may keep each URL for a year. A catalogue page's ETag comes from the
-content version, the code version (templates and package) and the request's own variant
-(path, embed, htmx headers), so a revalidation is answered 304 before anything is rendered,
-and a page already rendered under that ETag is sent again from memory (a ``Memo``): a
-catalogue page is rendered once per content version, not once per visitor.
+"""Static URLs versioned by their bytes and kept a year; catalogue pages with ETags (content,
+code and request variant), answered 304 or from a Memo before rendering.
 """
 
 from __future__ import annotations

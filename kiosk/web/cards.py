@@ -1,8 +1,5 @@
-"""Card pictures as SVG: the named sets' faces, the 52-card faces, and every set's back.
-
-The drawings come from ``kiosk.web.cardfaces``; this blueprint only finds the card, sets cache
-headers (an ETag from the content version, so an edited set is redrawn) and answers 304s.
-Template globals here give every page (records, the game table, rule steps) the same URLs.
+"""Card pictures as SVG (drawn by kiosk.web.cardfaces) with ETags by content version, and the
+template globals that give every page the same card URLs.
 """
 
 from __future__ import annotations
@@ -102,8 +99,7 @@ def face(set_slug: str, face_slug: str) -> Response:
 
 @dataclass(frozen=True)
 class Face:
-    """A card's face as a table, a rule step or a print sheet places it: the picture's URL,
-    and whether it is a photograph (the drawn faces carry their own corners)."""
+    """A card's face where a table places it; a photograph needs a class, a drawing has corners."""
 
     src: str
     photo: bool = False
@@ -115,10 +111,7 @@ class Face:
 
 
 def front_picture(face: CardFace, printable_only: bool = False) -> Picture | None:
-    """The photograph to place as a card's face: its front's made copies, or None where the
-    card has no photograph, the card or the file is covered (by whichever record, or on the
-    picture itself), ``kiosk images`` has not made its copies (never the original), or,
-    for paper, its rights do not let it be printed."""
+    """A card front's made copies, or None: covered, not made yet, or (paper) not printable."""
     if face.image is None or face.content_note is not None:
         return None
     found = picture(face.image)  # None for a covered file
@@ -129,11 +122,7 @@ def front_picture(face: CardFace, printable_only: bool = False) -> Picture | Non
 
 @bp.app_template_global()
 def face_src(set_record: SetRecord, face: CardFace, width: int = PAGE_WIDTH) -> str:
-    """Where a face's picture is: a made copy of the curator's photograph if there is one,
-    else our drawing.
-
-    A flagged face is always our drawing (its historic title only), never the photograph.
-    """
+    """A face's photograph (made copy) or our drawing; a flagged face is always the drawing."""
     found = front_picture(face)
     if found is not None:
         return found.src(width)
@@ -177,11 +166,7 @@ def _card_face(face_key: str, width: int, printable_only: bool) -> Face:
 
 
 def card_face(face_key: str, width: int = PLAY_WIDTH, printable_only: bool = False) -> Face:
-    """The face of an engine card (its ``face`` key: ``standard/AS`` or ``<set>/<face>``):
-    the set's photograph of the card's front, a made copy about ``width`` pixels across,
-    where it has one (for paper, one its rights let be printed), else the drawing. Kept
-    with the content snapshot: a table asks for every card it shows, on every action. A page
-    for paper (``g.paper``) prints photographs only."""
+    """An engine card's face (photograph or drawing); kept per snapshot: asked for every action."""
     printable_only = printable_only or g.get("paper", False)
     faces = content.derived().faces
     key = (face_key, width, printable_only, is_preview(), request.script_root)

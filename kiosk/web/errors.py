@@ -1,8 +1,5 @@
-"""Friendly error pages in the kiosk's look, each with a way home: no visitor is left stuck.
-
-Blueprints may register their own handlers (the game's "start a new game" page for a bad
-token); these are the app-wide fallbacks. A 500 page never depends on the catalogue, and if
-even the template fails a plain page is sent, so an error page cannot itself be an error.
+"""Friendly error pages with a way home; a 500 never depends on the catalogue, and a failing
+template falls back to plain HTML.
 """
 
 from __future__ import annotations

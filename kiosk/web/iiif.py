@@ -1,11 +1,5 @@
-"""IIIF Presentation 3 manifests: a set's photographs as the museum world reads them.
-
-``/iiif/<slug>/manifest.json`` for every set with a photograph a visitor may see, built with
-the IIIF consortium's ``iiif-prezi3``; one canvas a picture, its image the largest copy
-``kiosk images`` made, with the level-0 image service of its tiles. A covered picture is left
-out entirely (not even its label); any viewer on any site may read it (CORS). A manifest is
-read out of the set page's context (a viewer's side panel), so its summary is the one the
-attract loop shows when the set's summary names contested imagery.
+"""IIIF Presentation 3 manifests (``/iiif/<slug>/manifest.json``, with iiif-prezi3): one canvas a
+visible picture with its level-0 tiles; a covered picture is left out entirely.
 """
 
 from __future__ import annotations
@@ -41,8 +35,7 @@ def _made_in_full(made: Made | None) -> bool:
 
 
 def shown(record: SetRecord) -> list[tuple[Use, Made]]:
-    """The pictures a manifest gives, each file once: the set's own, then the cards' fronts,
-    then their backs; uncovered, with their copies made."""
+    """The pictures a manifest gives, each file once: uncovered, with every copy made."""
     uses = list(uses_in(record))
     ordered = [u for u in uses if u.face is None]
     ordered += [u for u in uses if u.side == "front"] + [u for u in uses if u.side == "back"]
@@ -69,8 +62,7 @@ def contested_terms() -> tuple[str, ...]:
 
 
 def summary_of(record: SetRecord) -> str | None:
-    """The set's summary, or its attract summary where the summary names contested imagery
-    (a viewer shows it with no cover and no note); None if neither may be shown."""
+    """The summary, or the attract summary where it names contested imagery (no cover there)."""
     terms = contested_terms()
     for text in (record.summary, record.attract_summary):
         if text and find_term(terms, (text,)) is None:

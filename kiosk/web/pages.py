@@ -1,8 +1,5 @@
-"""Catalogue pages: home, the sets and their records, the games, notes, plain pages, patterns.
-
-Every page is a full HTML document, or, for an htmx request that targets part of a page,
-just its main content (``base.html`` switches layout on ``htmx_fragment``), so boosted
-navigation swaps ``#main`` and no page needs JavaScript to work.
+"""Catalogue pages: home, sets and their records, games, notes, plain pages, patterns; an htmx
+request for part of a page gets its main content alone (``htmx_fragment``).
 """
 
 from __future__ import annotations
@@ -100,8 +97,7 @@ class PlayLink:
 
 
 def play_links(record: SetRecord) -> list[PlayLink]:
-    """The games the set lists, in its order, that this kiosk plays with the set's deck (by
-    the game's own recipe: never offer a dead end)."""
+    """The set's games that this kiosk can play with its deck: never offer a dead end."""
     snapshot = content.current()
     links = []
     for slug in record.games:
@@ -194,8 +190,7 @@ SHOWS_WORDS = {
 
 @dataclass(frozen=True)
 class Shown:
-    """One of a set's photographs as its page places it: uncovered (``photo``), or covered
-    (``photo`` None), with the flag its cover names."""
+    """One of a set's photographs as placed: uncovered (``photo``) or covered, with its flag."""
 
     image: Image
     photo: Photo | None

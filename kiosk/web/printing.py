@@ -1,10 +1,5 @@
-"""Print and play: ``/sets/<slug>/print``, a set's own game on A4 paper for a class.
-
-The page holds the rules of the set's own game (the first it lists), a strip of that game's
-rule step-through (each step's words and what lies on the table), and a sheet of the set's
-playable cards to cut out. The sheet is the playable deck (``deck_for``): a flagged card is
-never printed, and the sheet says which cards are left out, why, and where the note is.
-``static/css/print.css`` lays it out for A4.
+"""``/sets/<slug>/print``: a set's own game on A4 (rules, the step-through as a strip, and its
+playable cards to cut out, never a flagged one).
 """
 
 from __future__ import annotations
@@ -42,8 +37,7 @@ class PrintCard:
 
 @dataclass(frozen=True)
 class Photographs:
-    """Whose photographs the sheet prints (an open licence asks for the credit on the copy),
-    and the cards printed as drawings because their photograph's rights do not allow it."""
+    """The credits the sheet must print, and cards drawn because their rights forbid print."""
 
     credits: list[str]  # "Jane Smith (CC BY 4.0)"
     drawn: list[tuple[str, str]]  # (the card's name, its photograph's rights in words)
@@ -82,8 +76,7 @@ def cards_to_print(record: SetRecord) -> list[PrintCard]:
 
 
 def photographs_printed(record: SetRecord) -> Photographs:
-    """The credits of the photographs the sheet prints, and the photographed cards it draws
-    instead (never a flagged one: those are not printed at all)."""
+    """The printed photographs' credits, and the photographed cards drawn instead."""
     credits: dict[str, None] = {}
     drawn = []
     played = {card.face for card in deck_for(record)}

@@ -60,9 +60,7 @@ _TRUE = {"1", "true", "yes", "on"}
 
 # Production floors for the kiosk-mode timings: a visitor must get at least 20 s to answer
 # "Are you still there?" (issue 6). Under TESTING any value from 1 s is taken as given.
-MIN_COUNTDOWN_SECONDS = 20
-MIN_IDLE_SECONDS = 10
-MIN_ATTRACT_SLIDE_SECONDS = 3
+FLOORS = {"IDLE_SECONDS": 10, "COUNTDOWN_SECONDS": 20, "ATTRACT_SLIDE_SECONDS": 3}
 
 
 def _coerce(default: Any, raw: str, key: str) -> Any:
@@ -82,14 +80,9 @@ def kiosk_timings(
     config: Mapping[str, Any], testing: bool = False
 ) -> tuple[dict[str, int], list[str]]:
     """Kiosk timings raised to their floors (a short countdown resets a slow reader), and why."""
-    floors = {
-        "IDLE_SECONDS": MIN_IDLE_SECONDS,
-        "COUNTDOWN_SECONDS": MIN_COUNTDOWN_SECONDS,
-        "ATTRACT_SLIDE_SECONDS": MIN_ATTRACT_SLIDE_SECONDS,
-    }
     out: dict[str, int] = {}
     said: list[str] = []
-    for name, floor in floors.items():
+    for name, floor in FLOORS.items():
         raw = config.get(name, DEFAULTS[name])
         try:
             value = int(raw)

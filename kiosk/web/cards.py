@@ -40,13 +40,6 @@ def _svg_response(svg: str, etag_parts: tuple[str, ...], max_age: int) -> Respon
     return response.make_conditional(request)
 
 
-def _set_or_404(set_slug: str) -> SetRecord:
-    entry = content.entry("set", set_slug)  # a draft's cards only in preview
-    if entry is None:
-        abort(404)
-    return entry.record  # type: ignore[return-value]
-
-
 def find_face(set_record: SetRecord, face_slug: str) -> CardFace | None:
     """The face of a set with this slug, or None."""
     return next((face for face in set_record.cards if face.key == face_slug), None)
@@ -75,7 +68,7 @@ def standard(card_id: str) -> Response:
 @bp.get("/<set_slug>/back.svg")
 def back(set_slug: str) -> Response:
     """A set's back, drawn from its record (the Woolworths back: dark blue, a pattern of Ws)."""
-    record = _set_or_404(set_slug)
+    record: SetRecord = content.entry_or_404("set", set_slug).record  # type: ignore[assignment]
     svg = cardfaces.back_svg(record.back, record.title)
     return _svg_response(svg, ("back", set_slug, content.current().version), 300)
 
@@ -83,7 +76,7 @@ def back(set_slug: str) -> Response:
 @bp.get("/<set_slug>/<face_slug>.svg")
 def face(set_slug: str, face_slug: str) -> Response:
     """A named set's face, in its set's look; a flagged face is drawn as its historic title only."""
-    record = _set_or_404(set_slug)
+    record: SetRecord = content.entry_or_404("set", set_slug).record  # type: ignore[assignment]
     found = find_face(record, face_slug)
     if found is None:
         if record.deck == "standard-52" and cardfaces.is_standard_id(face_slug):

@@ -77,6 +77,14 @@ def entry(kind: str, slug: str) -> Entry | None:
     return found
 
 
+def entry_or_404(kind: str, slug: str) -> Entry:
+    """The entry to show at this address (a draft only in preview), else 404."""
+    found = entry(kind, slug)
+    if found is None:
+        abort(404)
+    return found
+
+
 def set_record(slug: str) -> SetRecord | None:
     """A set's record (a draft's only in preview), or None."""
     found = entry("set", slug)

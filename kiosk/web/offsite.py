@@ -54,11 +54,6 @@ def mounted(url: str, mount: str) -> str:
     return mount + path
 
 
-def embed_mount() -> str:
-    """Where this request's embed is mounted (``request.script_root``: ``/embed``), or ""."""
-    return request.script_root if is_embed() else ""
-
-
 def shown_address(url: str) -> str:
     """The address as a visitor reads it: an email address or phone number without its scheme."""
     url = cleaned(url)
@@ -240,7 +235,7 @@ def rewrite(html: str, *, kiosk: bool = True, mount: str = "") -> str:
 def offsite_filter(html: str | None) -> Markup:
     """Rendered HTML rewritten in kiosk mode or inside an embed, else as it is."""
     html = "" if html is None else str(html)
-    kiosk, mount = runs_as_kiosk(), embed_mount()
+    kiosk, mount = runs_as_kiosk(), request.script_root if is_embed() else ""
     return Markup(rewrite(html, kiosk=kiosk, mount=mount) if kiosk or mount else html)
 
 

@@ -12,7 +12,6 @@ from flask import (
     Blueprint,
     Flask,
     Response,
-    abort,
     current_app,
     has_request_context,
     render_template,
@@ -130,14 +129,6 @@ def _vary(response: Response) -> Response:
     if response.mimetype == "text/html":
         response.vary.update(VARIANT_HEADERS)
     return response
-
-
-def _entry_or_404(kind: str, slug: str) -> Entry:
-    """The entry to show at this address (a draft only in preview), else 404."""
-    entry = content.entry(kind, slug)
-    if entry is None:
-        abort(404)
-    return entry
 
 
 def is_flagged(face: CardFace) -> bool:
@@ -304,7 +295,7 @@ def sets() -> str:
 def set_record(slug: str) -> str:
     """A set's catalogue record: facts, interpretation, cards (flagged ones covered), sources."""
     snapshot = content.current()
-    entry = _entry_or_404("set", slug)
+    entry = content.entry_or_404("set", slug)
     record: SetRecord = entry.record  # type: ignore[assignment]
     flagged_keys = {face.key for face in record.cards if is_flagged(face)}
     view = request.args.get("view", "")
@@ -355,7 +346,7 @@ def games() -> str:
 
 def _entry_page(kind: str, slug: str, **context: Any) -> str:
     """A game's, a note's or a plain page: ``pages/<kind>.html`` given the entry and its record."""
-    entry = _entry_or_404(kind, slug)
+    entry = content.entry_or_404(kind, slug)
     return render_template(f"pages/{kind}.html", entry=entry, record=entry.record, **context)
 
 

@@ -22,8 +22,7 @@ FLUSH_SECONDS = 5.0
 # Distinct rows held between writes: far above what visitors make in a few seconds, low enough
 # that a flood of made-up embedding origins cannot fill a worker's memory.
 MAX_PENDING_KEYS = 5_000
-# Embedding sites kept per UTC day; the rest are counted as OTHER_SITES. A school's site, a
-# learning platform or a blog each count once: far more than the kiosk has ever had in a day.
+# Embedding sites kept per UTC day (the rest are OTHER_SITES): far more than any real day has.
 MAX_ORIGINS_PER_DAY = 50
 OTHER_SITES = "(other sites)"
 # page_views origins that are words of ours, not a site's name: never capped

@@ -54,9 +54,8 @@ def page_etag(version: str) -> str:
         content.current().version,
         str(current_app.config.get("KIOSK_MODE")),
         str(current_app.config.get("PREVIEW")),  # a preview shows drafts and the problems bar
-        # The raw WSGI values, not request.host_url and full_path: those decode and re-quote
-        # the URL on every request, and the bytes say the same. The host and scheme are in
-        # because the oEmbed discovery link names the page's absolute URL.
+        # The raw WSGI values (host_url and full_path re-quote on every request); the host and
+        # scheme because the oEmbed discovery link names the page's absolute URL.
         *(str(request.environ.get(key, "")) for key in URL_PARTS),
         request.host,
         *(request.headers.get(name, "") for name in VARIANT_HEADERS),

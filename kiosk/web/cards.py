@@ -20,11 +20,8 @@ bp = Blueprint("cards", __name__, url_prefix="/cards")
 
 SVG_TYPE = "image/svg+xml; charset=utf-8"
 STANDARD = "standard"
-# The made copy a card photograph is placed at, in pixels across (``kiosk images`` makes 320,
-# 640, 1024 and 1600). A card in play is at most about 310 CSS px wide (a portrait kiosk's
-# rule step) and a phone's about 95 (x3 device pixels): 320 is sharp on both, and a game
-# never fetches more. A record page's card is bigger (640), a printed one 63 mm (640: about
-# 260 dots an inch).
+# The made copy a photograph is placed at: a card in play is at most ~310 CSS px (a phone's ~95
+# at x3), a record page's bigger, a printed one 63 mm (640: ~260 dpi).
 PLAY_WIDTH = 320
 PAGE_WIDTH = 640
 PRINT_WIDTH = 640
@@ -85,9 +82,6 @@ def face(set_slug: str, face_slug: str) -> Response:
     look = set_looks(record).get(found.key)
     svg = cardfaces.face_svg(found, record.title, look)
     return _svg_response(svg, ("face", set_slug, face_slug, content.current().version), 300)
-
-
-# ----------------------------------------------------------------- URLs for templates
 
 
 @dataclass(frozen=True)

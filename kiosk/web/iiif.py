@@ -19,8 +19,7 @@ bp = Blueprint("iiif", __name__)
 
 PRESENTATION_TYPE = 'application/ld+json;profile="http://iiif.io/api/presentation/3/context.json"'
 MAX_AGE = 3600
-# The set page's facts, but its long prose (a viewer's side panel shows short facts; the
-# homepage link leads to the rest)
+# The set page's facts but its long prose: a viewer's side panel shows short ones
 PROSE = frozenset({"physical_description", "marks", "history"})
 METADATA = tuple((name, label) for name, label in FACT_FIELDS if name not in PROSE)
 

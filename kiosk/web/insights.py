@@ -48,8 +48,7 @@ CURATOR = "curator"
 REALM = 'Basic realm="Visitor insights", charset="UTF-8"'
 MAX_EVENT_BYTES = 1024
 
-# Public URL rules (stable contracts, unlike endpoint names) -> page kind (a "{name}" in it is
-# filled from the view arguments), and the view arguments naming what the page is about.
+# URL rules (stable, unlike endpoint names) -> page kind ("{name}" from the view arguments), subject
 PAGE_KINDS: dict[str, tuple[str, tuple[str, ...]]] = {
     "/": ("home", ()),
     "/sets/": ("sets", ()),
@@ -88,9 +87,6 @@ def recorder() -> Recorder | None:
 def _store(app: Flask) -> Store:
     """The counts' store, for reading (the dashboard, the health check)."""
     return Store(database_path(app))
-
-
-# --------------------------------------------------------------------------- an unusable database
 
 
 def _errors_of(store: Store) -> tuple[type[BaseException], ...]:
@@ -201,9 +197,6 @@ def health() -> dict[str, Any] | None:
     }
 
 
-# --------------------------------------------------------------------------- counting
-
-
 def _is_navigation(environ: dict[str, Any]) -> bool:
     """A page a visitor went to, not a fetch or a prefetch (read from the environ: it is cheap)."""
     if environ.get("HTTP_SEC_PURPOSE", environ.get("HTTP_PURPOSE", "")).startswith("prefetch"):
@@ -292,9 +285,6 @@ def event() -> tuple[str, int]:
     return "", 204
 
 
-# --------------------------------------------------------------------------- the dashboard
-
-
 def _same(given: str | None, expected: str) -> bool:
     """Constant-time comparison (of digests, so the lengths do not show either)."""
     a = hashlib.sha256((given or "").encode()).digest()
@@ -311,7 +301,13 @@ def _curators_only() -> Response | None:
     client = client_of(request.remote_addr)
     wait = guard.refused_for(client)
     if wait:
-        return _locked_out(wait)
+        seconds = max(1, math.ceil(wait))
+        return Response(
+            f"Too many wrong passwords from your address: try again in {seconds} seconds.\n",
+            429,
+            {"Retry-After": str(seconds)},
+            mimetype="text/plain",
+        )
     auth = request.authorization
     if auth is not None and auth.type == "basic":
         right_user = _same(auth.username, CURATOR)
@@ -323,16 +319,6 @@ def _curators_only() -> Response | None:
         if locked:
             log.warning("insights: wrong curator passwords, a client refused for %d s", locked)
     return Response("Sign in as the curator.", 401, {"WWW-Authenticate": REALM})
-
-
-def _locked_out(wait: float) -> Response:
-    seconds = max(1, math.ceil(wait))
-    return Response(
-        f"Too many wrong passwords from your address: try again in {seconds} seconds.\n",
-        429,
-        {"Retry-After": str(seconds)},
-        mimetype="text/plain",
-    )
 
 
 def _private(response: Response) -> Response:
@@ -410,9 +396,6 @@ def csv_export(found: report.Report, error: str) -> Response:
     response = Response(report.csv_text(found), mimetype="text/csv")
     response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
-
-
-# --------------------------------------------------------------------------- setup
 
 
 def insights_event_url() -> str | None:

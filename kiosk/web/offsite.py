@@ -115,8 +115,6 @@ class _Rewriter(HTMLParser):
         self.out: list[str] = []
         self.closers: dict[str, list[tuple[str, str, list[str]]]] = {"a": [], "form": []}
 
-    # -- output helpers
-
     def _kind(self, url: str) -> str:
         """:func:`classify` in kiosk mode; outside it every link stays as it is."""
         return classify(url) if self.kiosk else LOCAL
@@ -134,8 +132,6 @@ class _Rewriter(HTMLParser):
             if kind == OFFSITE:
                 return text
         return None
-
-    # -- parser callbacks
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self._start(tag, attrs, ">")

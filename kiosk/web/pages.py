@@ -64,9 +64,6 @@ MATCH_WORDS = {
 }
 
 
-# ----------------------------------------------------------------- layout and helpers
-
-
 def wants_fragment() -> bool:
     """True for an htmx request that swaps part of a page (not a boost of the whole body)."""
     if not has_request_context():
@@ -267,9 +264,6 @@ def sets_flagged_with(snapshot: Snapshot, note_slug: str) -> list[Entry]:
 def sets_playing(snapshot: Snapshot, game_slug: str) -> list[Entry]:
     """The sets that list this game."""
     return [e for e in snapshot.sets.values() if game_slug in e.record.games]  # type: ignore
-
-
-# ----------------------------------------------------------------- views
 
 
 @bp.get("/")

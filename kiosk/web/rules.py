@@ -110,11 +110,6 @@ def _scenario(game: str, slug: str) -> tuple[Entry, Run]:
     return entry, run
 
 
-def _dwell() -> int:
-    raw = request.args.get("dwell", "")
-    return max(50, min(10_000, int(raw))) if raw.isdigit() else DWELL_MS
-
-
 @bp.get("/")
 def index() -> str:
     """Every game with its variants, each with what is different and the seed it comes from."""
@@ -187,7 +182,8 @@ def step(game: str, slug: str, n: int) -> str:
     assert isinstance(set_record, SetRecord)
     variant = registry.engine(run.game).VARIANTS[record.variant]
     current_step = run.steps[n - 1]
-    dwell = _dwell()
+    raw = request.args.get("dwell", "")
+    dwell = max(50, min(10_000, int(raw))) if raw.isdigit() else DWELL_MS
     extra: dict[str, Any] = {"dwell": dwell} if dwell != DWELL_MS else {}
 
     def at(k: int, **more: Any) -> str:

@@ -9,10 +9,7 @@ from markupsafe import escape
 
 from kiosk.web.embed import PREFIX
 from kiosk.web.modes import is_embed, is_kiosk_mode
-from kiosk.web.oembed import host_script
-
-FRAME_WIDTH = 800
-FRAME_HEIGHT = 600
+from kiosk.web.oembed import DEFAULT_HEIGHT, DEFAULT_WIDTH, host_script
 
 
 def embed_snippet(path: str, title: str) -> str:
@@ -20,7 +17,7 @@ def embed_snippet(path: str, title: str) -> str:
     script = host_script()  # the address docs/embedding.md gives: it is pasted once
     frame = (
         f'<iframe src="{escape(embed_page_url(path, PREFIX))}" title="{escape(title)}"'
-        f' width="{FRAME_WIDTH}" height="{FRAME_HEIGHT}" loading="lazy"'
+        f' width="{DEFAULT_WIDTH}" height="{DEFAULT_HEIGHT}" loading="lazy"'
         ' style="border:0; width:100%"></iframe>'
     )
     return f'{frame}\n<script src="{escape(script)}" defer></script>'

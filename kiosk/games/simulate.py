@@ -17,10 +17,10 @@ from typing import Any
 from kiosk.games import registry
 from kiosk.games.cards import Card
 
-# The kiosk's pace, for turning a game into minutes (an assumption, stated in docs/rules/
-# snap.md): a computer player turns a card every 1.2 s, and every settled call (a snap, a
-# pool formed or won, a penalty or a mistaken call, a forfeit) holds the table 2 s while
-# the outcome is said in words and the cards move.
+# The kiosk's pace, for turning a game into minutes (an assumption, stated in
+# kiosk/games/snap/rules.md): a computer player turns a card every 1.2 s, and every settled
+# call (a snap, a pool formed or won, a penalty or a mistaken call, a forfeit) holds the
+# table 2 s while the outcome is said in words and the cards move.
 SECONDS_PER_ACTION = 1.2
 SECONDS_PER_OUTCOME = 2.0
 OUTCOMES = ("snap", "pool-formed", "pool-won", "penalty", "mistaken-call", "forfeit")

@@ -1,7 +1,7 @@
 """Happy Families by the Twizzles rule card, with its variation: an event-sourced engine.
 
 Seed: the Twizzles rule card. Every decision the card leaves open is written down, with its
-words, in ``docs/rules/happy-families.md``; the short version:
+words, in ``kiosk/games/happy_families/rules.md``; the short version:
 
 * three to eight players ("any number more than two"); two is refused, since a two-player
   game leaves nothing to remember: every card you lack is in the one other hand;

@@ -1,4 +1,4 @@
-"""Snap: one event-sourced engine for every variant in the seeds (see ``docs/rules/snap.md``).
+"""Snap: one event-sourced engine for every variant in the seeds (``kiosk/games/snap/rules.md``).
 
 This package follows :class:`kiosk.games.core.Engine`: ``apply`` returns a new state and
 leaves the one it is given alone; ``replay`` rebuilds the state a record reached. Its

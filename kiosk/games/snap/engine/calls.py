@@ -93,7 +93,7 @@ def open_window(s: SnapState) -> None:
 
 def unclaimed_at_end(s: SnapState, events: list[Event] | None) -> None:
     """Easy Snap's last card made a match and left one player in: the game is over before
-    anyone can call, so the match is nobody's (``unclaimed``; docs/rules/snap.md), in the
+    anyone can call, so the match is nobody's (``unclaimed``; kiosk/games/snap/rules.md), in the
     order :func:`settle` would settle it, pool first. Draws nothing from the RNG."""
     for kind, present in (("pool", pool_match(s)), ("snap", bool(matches(s)))):
         if present:

@@ -23,13 +23,13 @@ ACTION_TYPES = tuple(ACTION_FIELDS)
 PENALTIES = ("none", "card-each", "face-up-to-pool", "face-down-to-pool")
 LAYOUTS = ("piles", "central")  # own face-up piles, or Easy Snap's one central pile
 
-# The kiosk bound (not historic): chosen by simulation, see benchmarks/bench_snap.py and
-# docs/rules/snap.md ("The kiosk bound"). At 1.2 s a turn plus 2 s per settled call,
+# The kiosk bound (not historic): chosen by simulation, see the game's benchmarks/bench_snap.py
+# and rules.md ("The kiosk bound"). At 1.2 s a turn plus 2 s per settled call,
 # >= 95% of two- to four-player games against the computer end within 3 minutes.
 KIOSK_MAX_TURNS = 100
 TIE_WINDOW_MS = 60  # about four frames at 60 Hz: below what a browser's timing can separate
 MAX_REACTION_MS = 60_000  # a "reaction" slower than a minute is not a reaction
-MAX_PLAYERS = 8  # the kiosk's own limit; the seeds set none (docs/rules/snap.md, "Players")
+MAX_PLAYERS = 8  # the kiosk's own limit; the seeds set none (kiosk/games/snap/rules.md, "Players")
 # Nobody reacts to a card quicker (the false-start line of sprint starts): a call measured
 # under this from a card's paint answers the card before it, whose window has gone.
 FALSE_START_MS = 100

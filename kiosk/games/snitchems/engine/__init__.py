@@ -1,6 +1,6 @@
 """Snitch'ems, the two-player English fishing game of 1797: an event-sourced engine.
 
-Seed: a modern description of the 1797 game. Decisions (``docs/rules/snitchems.md``):
+Seed: a modern description of the 1797 game. Decisions (``kiosk/games/snitchems/rules.md``):
 
 * the dealer is drawn from the game's RNG (or fixed by ``dealer``); cards are dealt singly,
   the non-dealer first, three each; the first deal also lays four cards face up as a 2×2

@@ -1,12 +1,7 @@
-// The kiosk's own small script. Progressive enhancement only: every page works without it.
-// - "View card" uncovers a flagged card in place (without JS the button reloads the page
-//   with the card uncovered), and "Cover card again" covers it.
-// - "Copy the code" (teach/_embed.html) copies the snippet and says so; "Print" (print/set.html)
-//   opens the browser's print. Both stay hidden without it (the code can be selected by hand).
-// - After htmx swaps #main (boosted navigation), the body takes the new page's class, the
-//   window goes to the top and focus moves to the new page's heading, so keyboard and
-//   screen-reader users land at the start of the new content (keeping is-embed / is-kiosk).
-// No inline handlers, no eval: the CSP forbids both.
+// The kiosk's own small script, on every page; every page works without it. "View card"
+// uncovers a flagged card in place (without it the button reloads the page); "Copy the code" and
+// "Print" (hidden without it); after a boosted swap of #main, the body takes the new page's
+// class, the window goes to the top and focus to the new heading.
 (function () {
   "use strict";
 

@@ -6,9 +6,7 @@
 // nothing: the server already puts them under /embed/.
 (function () {
   "use strict";
-  if (window.kioskEmbed) {
-    return;
-  }
+  if (window.kioskEmbed) return;
   var framed = window.parent !== window;
   var opaque = window.origin === "null";
 
@@ -53,10 +51,9 @@
   }
 
   function submitterOf(target) {
-    var button = target && target.closest ? target.closest("button, input[type=submit], input[type=image]") : null;
+    var button = target.closest("button, input[type=submit], input[type=image]");
     if (!button || button.disabled || !button.form) return null;
-    var type = (button.getAttribute("type") || "submit").toLowerCase();
-    return type === "submit" || type === "image" ? button : null;
+    return button.type === "submit" || button.type === "image" ? button : null;
   }
 
   function send(form, submitter) {
@@ -89,24 +86,19 @@
   document.addEventListener("click", function (event) {
     if (!secret || event.defaultPrevented || event.button !== 0) return;
     if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
-    var link = event.target && event.target.closest ? event.target.closest("a[href][target=_blank]") : null;
+    var link = event.target.closest("a[href][target=_blank]");
     if (!link) return;
     event.preventDefault(); // the sandbox opens no window: WordPress's host page goes there
     tell({ message: "link", value: link.href, secret: secret });
   });
 
-  if (!framed) {
-    window.kioskEmbed = { send: send, keep: keep, kept: kept, secret: "" };
-    return;
-  }
+  window.kioskEmbed = { send: send, keep: keep, kept: kept };
+  if (!framed) return;
   var last = 0;
 
   function contentHeight() {
-    // <main> grows to fill the frame (flex: 1), so measure what is inside it instead.
+    // <main> (always there: base.html) grows to fill the frame, so measure what is inside it
     var main = document.getElementById("main");
-    if (!main) {
-      return document.documentElement.scrollHeight;
-    }
     var bottom = main.getBoundingClientRect().top;
     for (var i = 0; i < main.children.length; i += 1) {
       bottom = Math.max(bottom, main.children[i].getBoundingClientRect().bottom);
@@ -117,9 +109,7 @@
 
   function post() {
     var height = contentHeight();
-    if (height === last) {
-      return;
-    }
+    if (height === last) return;
     last = height;
     tell({ type: "kiosk:height", height: height });
     if (secret) tell({ message: "height", value: height, secret: secret });
@@ -128,9 +118,7 @@
   // Resizing the frame aborts a running view transition (the rule step-throughs use them), so the
   // height waits until none is running.
   function transitionRunning() {
-    if (document.activeViewTransition) {
-      return true;
-    }
+    if (document.activeViewTransition) return true;
     return document.getAnimations().some(function (animation) {
       var effect = animation.effect;
       var pseudo = effect && effect.pseudoElement;
@@ -140,16 +128,11 @@
 
   var timer = null;
   function schedule() {
-    if (timer !== null) {
-      return;
-    }
+    if (timer !== null) return;
     timer = window.setTimeout(function () {
       timer = null;
-      if (transitionRunning()) {
-        schedule();
-      } else {
-        post();
-      }
+      if (transitionRunning()) schedule();
+      else post();
     }, 80);
   }
 
@@ -158,6 +141,5 @@
   document.addEventListener("htmx:after:swap", schedule);
   document.addEventListener("htmx:after:settle", schedule);
   new ResizeObserver(schedule).observe(document.body);
-  window.kioskEmbed = { send: send, keep: keep, kept: kept, secret: secret };
   schedule();
 })();

@@ -32,7 +32,7 @@ from kiosk.catalogue.links import link_problems
 from kiosk.catalogue.lint import warnings_of
 from kiosk.catalogue.problems import Problem
 from kiosk.catalogue.read import MAX_FILE_BYTES, SourceFile, claimed_key, read_bytes, too_big
-from kiosk.catalogue.render import Audit, RenderProblem, render_bounded_audited
+from kiosk.catalogue.render import Audit, RenderProblem, render_bounded
 from kiosk.catalogue.scan import IMAGES, OUTSIDE, Scan, StatKey, inside, scan
 from kiosk.catalogue.scenarios import Run
 from kiosk.catalogue.snapshot import KINDS, Entry, Snapshot, snapshot_of
@@ -92,7 +92,7 @@ def _rendered(source: SourceFile) -> tuple[str, Audit, list[Problem]]:
     """A published file's HTML and what was removed from it, or the problem that keeps it
     from being published."""
     try:
-        return *render_bounded_audited(source.body), []
+        return *render_bounded(source.body), []
     except RenderProblem as exc:
         line = source.body_line + exc.line - 1
         return "", Audit(), [Problem(source.path, line, 1, exc.message)]

@@ -61,13 +61,19 @@ class Citation:
     items: tuple[Cited, ...]
 
 
-def _blank(found: re.Match[str]) -> str:
+def blank(found: re.Match[str]) -> str:
+    """A match as spaces, its line breaks kept: offsets and lines stay as they were."""
     return re.sub(r"[^\n]", " ", found.group())
+
+
+def blank_code(body: str) -> str:
+    """A markdown body with its code blanked: what is in code is shown as text, never read."""
+    return CODE_SPAN.sub(blank, FENCE.sub(blank, body))
 
 
 def find(text: str, markdown: bool = False) -> list[Citation]:
     """Every citation in ``text`` in order; in markdown, none inside code."""
-    searched = CODE_SPAN.sub(_blank, FENCE.sub(_blank, text)) if markdown else text
+    searched = blank_code(text) if markdown else text
     found = []
     for match in CITATION.finditer(searched):
         items, at = [], match.start("inner")
@@ -187,12 +193,9 @@ def cited_at(source: SourceFile) -> Iterator[tuple[str, int, int]]:
     data = source.data or {}
     if data.get("kind") == "sources":
         return
-    body = source.body
-    for citation in find(body, markdown=True):
+    for citation in find(source.body, markdown=True):
         for item in citation.items:
-            line = source.body_line + body.count("\n", 0, item.offset)
-            col = item.offset - (body.rfind("\n", 0, item.offset) + 1) + 1
-            yield item.key, line, col
+            yield item.key, *source.body_position(item.offset)
     for loc, text in strings(data):
         cursor = source.position(loc)
         for citation in find(text):

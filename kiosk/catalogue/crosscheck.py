@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from urllib.parse import unquote
 
-from kiosk.catalogue.citations import CODE_SPAN, FENCE
+from kiosk.catalogue.citations import blank_code
 from kiosk.catalogue.decks import unplayable
 from kiosk.catalogue.pictures import (
     Use,
@@ -300,14 +300,10 @@ _IMG_TAG = re.compile(r"<img\b[^<>]{0,4000}>", re.I)
 _SRC = re.compile(r"""\bsrc[ \t\n]*=[ \t\n]*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""", re.I)
 
 
-def _blank(found: re.Match[str]) -> str:
-    return re.sub(r"[^\n]", " ", found.group())
-
-
 def body_images(body: str) -> Iterator[tuple[int, str]]:
     """(offset, address) of every picture (or link) a body places, outside code (which is
     shown as text, not fetched)."""
-    masked = CODE_SPAN.sub(_blank, FENCE.sub(_blank, body))
+    masked = blank_code(body)
     for pattern in (_INLINE, _DEFINITION):
         for found in pattern.finditer(masked):
             written = found.group(1)
@@ -346,11 +342,8 @@ def body_picture_problems(
             if made is None or not made.covered:
                 continue
             flagged = {**flagged, name.casefold(): "covered when `kiosk images` last ran"}
-        line = source.body_line + body.count("\n", 0, offset)
-        col = offset - (body.rfind("\n", 0, offset) + 1) + 1
         yield (
-            line,
-            col,
+            *source.body_position(offset),
             f"the picture '{name}' is flagged ({flagged[name.casefold()]}): a page's text"
             " would show it without its cover, so remove it here (link to the set's page,"
             " where it is covered, instead)",

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from kiosk.catalogue.citations import CODE_SPAN, FENCE
+from kiosk.catalogue.citations import blank_code
 from kiosk.catalogue.problems import Problem, did_you_mean
 from kiosk.catalogue.schema import PageRecord, SetRecord
 
@@ -31,21 +31,11 @@ LINK = re.compile(
 )
 
 
-def _blank_code(body: str) -> str:
-    """The body with code blocks and spans blanked (same length): links there are text."""
-    spaces = lambda m: re.sub(r"[^\n]", " ", m[0])  # noqa: E731
-    return CODE_SPAN.sub(spaces, FENCE.sub(spaces, body))
-
-
 def links_in(source: Any) -> Iterable[tuple[str, int, int]]:
     """Every root-relative address in a file's body, with its file line and column."""
-    body = _blank_code(source.body)
-    for match in LINK.finditer(body):
+    for match in LINK.finditer(blank_code(source.body)):
         group = "md" if match["md"] is not None else "html"
-        start = match.start(group)
-        line = body.count("\n", 0, start)
-        col = start - (body.rfind("\n", 0, start) + 1) + 1
-        yield match[group], source.body_line + line, col
+        yield match[group], *source.body_position(match.start(group))
 
 
 def _why_not(address: str, kinds: dict[str, dict[str, Any]]) -> str | None:

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from typing import Any
 
+from kiosk.catalogue.citations import CODE_SPAN, blank, strings
 from kiosk.catalogue.problems import Problem
 from kiosk.catalogue.read import SourceFile
 from kiosk.catalogue.render import Audit
@@ -57,14 +57,9 @@ TITLE_FIELDS = {"title", "name", "historic_title"}
 MAX_TITLE = 200
 MAX_TEXT = 2_000
 
-CODE_SPAN = re.compile(r"(?<!\\)(`+)(.+?)(?<!`)\1(?!`)", re.S)
 COLOUR = re.compile(r"#[0-9a-fA-F]{6}|#[0-9a-fA-F]{3}")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _SCHEME = re.compile(r"^[\x00-\x20]*([a-zA-Z][a-zA-Z0-9+.-]*):")
-
-
-def _blank(found: re.Match[str]) -> str:
-    return re.sub(r"[^\n]", " ", found.group())
 
 
 def _shown(value: str, limit: int = 60) -> str:
@@ -113,13 +108,9 @@ def removal_warnings(source: SourceFile, audit: Audit) -> Iterator[Problem]:
     """A warning for each thing the sanitiser took out of the body (``render.Audit``), at the
     line and column where it is written (code spans are never searched: they are shown)."""
     body = source.body
-    masked = CODE_SPAN.sub(_blank, body)
+    masked = CODE_SPAN.sub(blank, body)
     cursor = said = 0
-
-    def position(offset: int) -> tuple[int, int]:
-        line = source.body_line + body.count("\n", 0, offset)
-        return line, offset - (body.rfind("\n", 0, offset) + 1) + 1
-
+    position = source.body_position
     for start_tag, tag, tag_gone, attrs in audit.removed:
         # raw HTML reaches the renderer's output as written (outside code, where markdown
         # did not see code); what markdown made ([x](javascript:…)) is found by its value
@@ -151,29 +142,20 @@ def removal_warnings(source: SourceFile, audit: Audit) -> Iterator[Problem]:
 def length_warnings(source: SourceFile) -> Iterator[Problem]:
     """A value of the front matter longer than any page can hold (it is still shown)."""
 
-    def walk(value: Any, loc: tuple[str | int, ...]) -> Iterator[Problem]:
-        if isinstance(value, dict):
-            for key, item in value.items():
-                yield from walk(item, (*loc, key))
-        elif isinstance(value, list):
-            for i, item in enumerate(value):
-                yield from walk(item, (*loc, i))
-        elif isinstance(value, str):
-            name = next((part for part in reversed(loc) if isinstance(part, str)), "")
-            title = name in TITLE_FIELDS
-            limit = MAX_TITLE if title else MAX_TEXT
-            if len(value) > limit:
-                what = f"a {name}" if title else "a value"
-                yield Problem(
-                    source.path,
-                    *source.position(loc),
-                    f"{dotted(loc)}: {len(value):,} characters, more than the {limit:,}"
-                    f" {what} may have: shorten it (the kiosk shows it whole, and a page"
-                    " cannot hold it)",
-                    level="warning",
-                )
-
-    yield from walk(source.data or {}, ())
+    for loc, value in strings(source.data or {}):
+        name = next((part for part in reversed(loc) if isinstance(part, str)), "")
+        title = name in TITLE_FIELDS
+        limit = MAX_TITLE if title else MAX_TEXT
+        if len(value) > limit:
+            what = f"a {name}" if title else "a value"
+            yield Problem(
+                source.path,
+                *source.position(loc),
+                f"{dotted(loc)}: {len(value):,} characters, more than the {limit:,}"
+                f" {what} may have: shorten it (the kiosk shows it whole, and a page"
+                " cannot hold it)",
+                level="warning",
+            )
 
 
 def colour_warnings(source: SourceFile) -> Iterator[Problem]:

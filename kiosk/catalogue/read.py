@@ -96,6 +96,11 @@ class SourceFile:
             path = path[:-1]
         return self.positions.get((), (1, 1))
 
+    def body_position(self, offset: int) -> Position:
+        """The file line and column of ``offset`` in the body."""
+        line = self.body_line + self.body.count("\n", 0, offset)
+        return line, offset - (self.body.rfind("\n", 0, offset) + 1) + 1
+
     def key_position(self, path: KeyPath) -> Position:
         """Where the key of ``path`` is written (for sequence items: where the item starts)."""
         path = tuple(path)

@@ -27,10 +27,48 @@ MEDIA_PREFIX = "/media/"
 
 EXTENSIONS = ["tables", "smarty", "abbr", "sane_lists", "fenced_code"]  # ``` is code
 
-TAGS = set(
-    "h2 h3 h4 h5 h6 p br hr ul ol li dl dt dd em strong b i small sub sup s code pre a"
-    " blockquote q cite abbr figure figcaption img table thead tbody tfoot tr th td caption".split()
-)
+TAGS = {
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "p",
+    "br",
+    "hr",
+    "ul",
+    "ol",
+    "li",
+    "dl",
+    "dt",
+    "dd",
+    "em",
+    "strong",
+    "b",
+    "i",
+    "small",
+    "sub",
+    "sup",
+    "s",
+    "code",
+    "pre",
+    "a",
+    "blockquote",
+    "q",
+    "cite",
+    "abbr",
+    "figure",
+    "figcaption",
+    "img",
+    "table",
+    "thead",
+    "tbody",
+    "tfoot",
+    "tr",
+    "th",
+    "td",
+    "caption",
+}
 ATTRIBUTES = {
     "a": {"href", "title"},
     "abbr": {"title"},

@@ -18,6 +18,7 @@ from kiosk.catalogue.scenarios import Run
 from kiosk.catalogue.schema import AnyRecord
 
 KINDS = ("set", "game", "note", "page", "scenario", "terms", "words", "sources")
+FIELDS = {kind: kind if kind.endswith("s") else f"{kind}s" for kind in KINDS}  # Snapshot's
 V = TypeVar("V")
 
 
@@ -76,16 +77,7 @@ class Snapshot:
 
     def of_kind(self, kind: str) -> Mapping[str, Entry]:
         """The entries of one kind ("set", "game", "note", "page")."""
-        return {
-            "set": self.sets,
-            "game": self.games,
-            "note": self.notes,
-            "page": self.pages,
-            "scenario": self.scenarios,
-            "terms": self.terms,
-            "words": self.words,
-            "sources": self.sources,
-        }[kind]
+        return getattr(self, FIELDS[kind])
 
 
 def _sort_key(entry: Entry) -> tuple[int, str, str]:
@@ -119,7 +111,7 @@ def snapshot_of(
             runs.setdefault(record.key, run)
 
     ordered = {
-        kind: MappingProxyType(dict(sorted(table.items(), key=lambda kv: _sort_key(kv[1]))))
+        FIELDS[kind]: MappingProxyType(dict(sorted(table.items(), key=lambda kv: _sort_key(kv[1]))))
         for kind, table in by_kind.items()
     }
     digest = hashlib.sha1()
@@ -129,18 +121,11 @@ def snapshot_of(
         digest.update(f"{rel}\0{size}\n".encode())
     unique = sorted(set(problems), key=lambda p: (p.path, p.line, p.col, p.message))
     return Snapshot(
-        sets=ordered["set"],
-        games=ordered["game"],
-        notes=ordered["note"],
-        pages=ordered["page"],
+        **ordered,
         problems=tuple(unique),
         version=digest.hexdigest()[:12],
         files=len(digests),
-        scenarios=ordered["scenario"],
         runs=MappingProxyType(runs),
-        terms=ordered["terms"],
-        words=ordered["words"],
-        sources=ordered["sources"],
         drafts=MappingProxyType(
             {kind: MappingProxyType(table) for kind, table in drafts.items() if table}
         ),

@@ -27,29 +27,25 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from kiosk.catalogue.citations import citation_problems
-from kiosk.catalogue.crosscheck import picture_warnings
+from kiosk.catalogue.crosscheck import (
+    Checked,
+    collection_problems,
+    game_warnings,
+    own_rules_problems,
+    picture_warnings,
+)
 from kiosk.catalogue.links import link_problems
 from kiosk.catalogue.lint import warnings_of
 from kiosk.catalogue.problems import Problem
 from kiosk.catalogue.read import MAX_FILE_BYTES, SourceFile, claimed_key, read_bytes, too_big
 from kiosk.catalogue.render import Audit, RenderProblem, render_bounded
-from kiosk.catalogue.scan import IMAGES, OUTSIDE, Scan, StatKey, inside, scan
+from kiosk.catalogue.scan import OUTSIDE, Scan, StatKey, inside, scan
+from kiosk.catalogue.scenario_check import check_scenario
 from kiosk.catalogue.scenarios import Run
-from kiosk.catalogue.snapshot import KINDS, Entry, Snapshot, snapshot_of
-from kiosk.catalogue.validate import (
-    AnyRecord,
-    Checked,
-    check_scenario,
-    collection_problems,
-    emblem_notes,
-    game_warnings,
-    own_rules_problems,
-    validate_source,
-)
+from kiosk.catalogue.schema import AnyRecord
+from kiosk.catalogue.snapshot import Entry, Snapshot, snapshot_of
+from kiosk.catalogue.validate import emblem_notes, validate_source
 from kiosk.memo import memoized
-
-# Names of the scan and the snapshot stay importable from here, as before they had modules.
-__all__ = ["IMAGES", "KINDS", "RACY_NS", "Catalogue", "Entry", "Snapshot", "StatKey"]
 
 log = logging.getLogger(__name__)
 

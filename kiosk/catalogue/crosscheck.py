@@ -21,11 +21,11 @@ from kiosk.catalogue.citations import blank_code
 from kiosk.catalogue.decks import unplayable
 from kiosk.catalogue.pictures import (
     Use,
+    flagged_files,
     picture_id,
     read_made,
     shared_folders,
     state,
-    uses,
     uses_in,
 )
 from kiosk.catalogue.problems import Problem
@@ -354,7 +354,7 @@ def picture_warnings(checked: list[Checked], content_dir: Path) -> list[Problem]
     """A picture whose copies ``kiosk images`` has not made, or made before the original or
     its flag changed: the kiosk shows only the copies, so a visitor would not see it as it is
     now. Said once a file, at the first place it is named."""
-    covered = frozenset(use.image.src for use in uses(c.record for c in checked) if use.flag)
+    covered = flagged_files(c.record for c in checked)
     found: list[Problem] = []
     said: set[str] = set()
     for item in checked:

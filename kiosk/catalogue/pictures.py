@@ -143,31 +143,22 @@ State = Literal["made", "stale", "missing"]
 
 def sha256_of(path: Path) -> str:
     """The hex SHA-256 of a file's bytes, read in blocks (an original may be large)."""
-    digest = hashlib.sha256()
     with path.open("rb") as f:
-        for block in iter(lambda: f.read(1 << 16), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-def _digest_now(path: Path) -> str | None:
-    """``sha256_of(path)``; None if it is no file."""
-    try:
-        return sha256_of(path)
-    except OSError:
-        return None
+        return hashlib.file_digest(f, "sha256").hexdigest()
 
 
 def state(content_dir: Path, src: str, covered: bool = False) -> State:
-    """``made`` if the derived files match the original (and its cover), ``stale`` if the
-    original changed since or was flagged or unflagged, ``missing`` if nothing was made."""
+    """Whether the copies match the original and its cover (``made``), or not (``stale``)."""
     made = read_made(content_dir, src)
     if made is None:
         return "missing"
     original = content_dir / src
     if made.src != src or made.covered != covered or not original.is_file():
         return "stale"  # another original's copies (two names, one folder), or a flag changed
-    return "made" if made.sha256 == _digest_now(original) else "stale"
+    try:
+        return "made" if made.sha256 == sha256_of(original) else "stale"
+    except OSError:
+        return "stale"
 
 
 def scale_factors(width: int, height: int) -> tuple[int, ...]:

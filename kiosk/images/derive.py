@@ -16,10 +16,12 @@ from PIL import Image as Pil
 from PIL import ImageOps, UnidentifiedImageError
 
 from kiosk.catalogue.pictures import (
+    DERIVED,
     MADE,
     Made,
     derived_dir,
     info_json,
+    picture_id,
     sha256_of,
     shared_folders,
     size_paths,
@@ -158,8 +160,8 @@ def run(
                 failed.append((src, why_not_made(exc)))
             else:
                 made.append(src)
-    wanted = {derived_dir(content_dir, src).name for src in (srcs if named is None else named)}
-    root = derived_dir(content_dir, "images/x").parent
+    wanted = {picture_id(src) for src in (srcs if named is None else named)}
+    root = content_dir / DERIVED
     orphans = (
         sorted(p.name for p in root.iterdir() if p.is_dir() and p.name not in wanted)
         if root.is_dir()
@@ -172,7 +174,7 @@ def run(
 
 def prune(content_dir: Path, orphans: tuple[str, ...]) -> list[str]:
     """Delete the orphan folders under derived/ (only folder names found there by ``run``)."""
-    root = derived_dir(content_dir, "images/x").parent
+    root = content_dir / DERIVED
     gone = []
     for name in orphans:
         folder = root / name

@@ -17,7 +17,7 @@ from kiosk.catalogue.scan import scan
 from kiosk.catalogue.schema import SetRecord, dotted
 from kiosk.catalogue.store import open_inside
 from kiosk.catalogue.validate import RECORD, validate_source
-from kiosk.commands.check import _label, default_content_dir
+from kiosk.commands.check import content_folder
 from kiosk.games.core import plural
 from kiosk.images import derive, importer
 
@@ -140,11 +140,7 @@ def images(ctx: click.Context, check_only: bool, prune: bool) -> None:
         raise click.UsageError(
             "--check only says what is not made, and deletes nothing: drop --prune"
         )
-    given = ctx.meta.get("kiosk.content_dir")
-    folder = Path(given if given is not None else default_content_dir())
-    if not folder.is_dir():
-        raise click.ClickException(f"{folder}: no such content folder")
-    label = _label(str(folder), given is not None).rstrip("/\\")
+    folder, label = content_folder(ctx.meta.get("kiosk.content_dir"))
     found = pictures_in(folder, label)
     refused = _refused(folder, found.srcs)
     usable = [src for src in found.srcs if src not in refused]
@@ -226,11 +222,7 @@ def import_manifest(
             return
         if not slug:
             raise click.UsageError("say which set the pictures are of: --set <its slug>")
-        given = content_dir is not None
-        folder = Path(content_dir if content_dir is not None else default_content_dir())
-        if not folder.is_dir():
-            raise click.ClickException(f"{folder}: no such content folder")
-        label = _label(str(folder), given).rstrip("/\\")
+        folder, label = content_folder(content_dir)
         done = importer.import_manifest(
             folder, manifest, slug, download_dir, replace, credit, label
         )

@@ -208,12 +208,7 @@ def cited_at(source: SourceFile) -> Iterator[tuple[str, int, int]]:
 def citation_problems(
     checked: Iterable[Any], sources_broken: bool = False
 ) -> tuple[dict[str, list[Problem]], list[Problem]]:
-    """Unknown keys (errors, by file) and unused sources (warnings) across the collection.
-
-    ``checked`` are the files that passed their own checks (``crosscheck.Checked``);
-    ``sources_broken``: a sources file cannot be read now, so its keys are not known, and
-    its own problem is the one message (no file is held back for citing it).
-    """
+    """Unknown keys (errors, by file) and unused sources (warnings); none if sources are broken."""
     items = list(checked)
     known = registry(item.record for item in items)
     found: dict[str, list[Problem]] = {}
@@ -253,8 +248,7 @@ def citation_problems(
 
 
 def claim_problems(source: SourceFile, record: AnyRecord) -> list[Problem]:
-    """A claim field (a date, a maker, a place, a history) that neither cites a source nor
-    says "not recorded" or "our inference"; and a sources file's duplicate keys."""
+    """A claim field that neither cites nor says "not recorded" or "our inference"; a key twice."""
     found = []
     if isinstance(record, SourcesRecord):
         seen: dict[str, int] = {}

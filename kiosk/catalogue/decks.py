@@ -33,11 +33,7 @@ def _unrecorded_parts(face: CardFace) -> tuple[str, str] | None:
 
 
 def card_name(face: CardFace) -> str:
-    """The name a child can say aloud: the printed name, or "Sally Cross's second card".
-
-    A card the record does not name is given a plain name by the curator in the form
-    ``Family: second card``; it is said as the family's card, never as a placeholder.
-    """
+    """The name a child can say aloud: the printed name, or "Sally Cross's second card"."""
     parts = _unrecorded_parts(face)
     return f"{parts[0]}'s {parts[1]}" if parts else face.name
 
@@ -75,9 +71,7 @@ def deck_for(set_record: SetRecord, include_flagged: bool = False) -> list[Card]
 
 
 def game_deck(set_record: SetRecord, game: str) -> list[Card]:
-    """The deck ``game`` deals from the set's playable cards (flagged ones always out), by the
-    game's own recipe: the one answer to "can this set play this game, with which deck"
-    (raises DeckRefused, saying why not in a curator's words)."""
+    """The deck ``game`` deals from the set's unflagged cards, or DeckRefused saying why not."""
     return registry.game(game).deck(deck_for(set_record, include_flagged=False))
 
 

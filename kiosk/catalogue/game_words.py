@@ -35,8 +35,7 @@ class ShownLevel:
     names: tuple[str, ...] = ()  # what its computer players are called at the table
 
     def player_names(self, count: int) -> list[str]:
-        """Names for ``count`` computer players of this level, in seat order: the game file's,
-        then (if it gives too few, or none) the level's title with a number."""
+        """The game file's names for ``count`` players, then the level's title with a number."""
         named = list(self.names[:count])
         return named + [f"{self.title} {n + 1}" for n in range(len(named), count)]
 

@@ -75,9 +75,7 @@ def _why_not(address: str, kinds: dict[str, dict[str, Any]]) -> str | None:
 def link_problems(
     items: Iterable[Any], complete: bool = True
 ) -> tuple[dict[str, list[Problem]], list[Problem]]:
-    """Broken links (errors, by file) and pages nothing links to (warnings);
-    ``complete``: every file could be read (else the unread one may hold the only link, and
-    its own problem is the one message)."""
+    """Broken links (errors, by file) and unreached pages (warnings, only when ``complete``)."""
     items = list(items)
     kinds: dict[str, dict[str, Any]] = {}
     for item in items:

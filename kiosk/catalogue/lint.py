@@ -69,8 +69,7 @@ def _shown(value: str, limit: int = 60) -> str:
 
 
 def _messages(tag: str, tag_gone: bool, attrs: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
-    """(attribute or "", message) for one element the sanitiser changed: a tag that goes is
-    one warning (what matters most of it), each attribute that goes from a kept tag one."""
+    """(attribute or "", message): one for a tag that goes, one for each attribute of a kept tag."""
     names = [name for name, _ in attrs]
     if tag_gone:
         handler = next((name for name in names if name.startswith("on")), None)
@@ -105,8 +104,7 @@ def _messages(tag: str, tag_gone: bool, attrs: Sequence[tuple[str, str]]) -> lis
 
 
 def removal_warnings(source: SourceFile, audit: Audit) -> Iterator[Problem]:
-    """A warning for each thing the sanitiser took out of the body (``render.Audit``), at the
-    line and column where it is written (code spans are never searched: they are shown)."""
+    """A warning at its line and column for each thing the ``Audit`` says the sanitiser took out."""
     body = source.body
     masked = CODE_SPAN.sub(blank, body)
     cursor = said = 0
@@ -174,8 +172,7 @@ def colour_warnings(source: SourceFile) -> Iterator[Problem]:
 
 
 def warnings_of(source: SourceFile, audit: Audit | None = None) -> list[Problem]:
-    """Every warning for one file, in file order; ``audit`` is what the sanitiser took out of
-    its body (from the render that publishes it)."""
+    """Every warning for one file, in file order (``audit``: from the render that publishes it)."""
     if source.data is None:
         return []
     return sorted(

@@ -77,8 +77,7 @@ def picture_id(src: str) -> str:
 
 
 def shared_folders(srcs: Iterable[str]) -> dict[str, tuple[str, ...]]:
-    """Originals whose names make the same folder under derived/ (``a-b.jpg`` and ``a.b.jpg``,
-    ``Box.jpg`` and ``box.jpg``): each would be served the other's copies, so neither is made."""
+    """Originals whose names make one folder under derived/: each would get the other's copies."""
     by_id: dict[str, set[str]] = {}
     for src in srcs:
         by_id.setdefault(picture_id(src), set()).add(src)
@@ -116,8 +115,7 @@ class Made:
 
 
 def widths_for(width: int) -> tuple[int, ...]:
-    """The srcset widths for an original ``width`` wide: the standard ones it can fill, and
-    itself where it is narrower than the widest (a small original is never enlarged)."""
+    """The srcset widths an original can fill, and its own below the widest (never enlarged)."""
     made = tuple(w for w in WIDTHS if w <= width)
     return made if made and made[-1] == WIDTHS[-1] else (*made, width)
 
@@ -172,8 +170,7 @@ def scale_factors(width: int, height: int) -> tuple[int, ...]:
 def tiles(
     width: int, height: int
 ) -> Iterator[tuple[tuple[int, int, int, int], tuple[int, int], str]]:
-    """Every level-0 tile a viewer asks for: (region in the original, size made, path under
-    the image service), in the addresses OpenSeadragon (and so Mirador) builds for IIIF 3."""
+    """Every level-0 tile (region, size, path) at the addresses OpenSeadragon builds for IIIF 3."""
     for s in scale_factors(width, height):
         level_w, level_h = math.ceil(width / s), math.ceil(height / s)
         if level_w < TILE and level_h < TILE:
@@ -207,9 +204,7 @@ def info_json(made: Made) -> dict:
 
 
 def size_paths(made: Made) -> Iterator[tuple[tuple[int, int], str]]:
-    """The whole-picture sizes the info.json lists, smallest first, with their paths: one a
-    zoom level (OpenSeadragon 5, in Mirador, reads a list as long as the levels as the
-    levels themselves, so any other sizes there would send it for tiles never made)."""
+    """One whole-picture size a zoom level: OpenSeadragon 5 reads the sizes as its levels."""
     for s in reversed(scale_factors(made.width, made.height)):
         w, h = math.ceil(made.width / s), math.ceil(made.height / s)
         size = "max" if s == 1 else f"{w},{h}"
@@ -234,8 +229,7 @@ RIGHTS_NAMES = {
 
 
 def rights_name(rights: str) -> str:
-    """``https://creativecommons.org/licenses/by-nc/4.0/`` → ``CC BY-NC 4.0``; a
-    rightsstatements.org address → its statement's name."""
+    """A rights address in a visitor's words: ``CC BY-NC 4.0``, or a statement's name."""
     parts = [p for p in rights.split("://", 1)[-1].split("/") if p]
     if parts and parts[0] == "rightsstatements.org" and len(parts) >= 3:
         return RIGHTS_NAMES.get(parts[2], parts[2])
@@ -260,6 +254,5 @@ PRINTABLE = (
 
 
 def printable(rights: str) -> bool:
-    """Whether the rights allow the picture in a page the visitor prints and keeps: an open
-    licence or no known copyright; "In Copyright" and the undetermined ones do not."""
+    """Whether a visitor may print the picture and keep it (an open licence, no known copyright)."""
     return any(mark in rights for mark in PRINTABLE)

@@ -36,11 +36,7 @@ HINTS = {
 
 
 class ContentLoader(yaml.SafeLoader):
-    """The safe loader, except that dates stay text: "1797-12" or "1950-01-01" is historic text.
-
-    Pure Python on purpose: libyaml words its errors differently, and curators (and tests)
-    should see the same message on every machine.
-    """
+    """The safe loader in pure Python (the same errors everywhere), dates kept as historic text."""
 
     def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
         """Refuse aliases before any expansion, and nesting before the composer's recursion."""
@@ -240,8 +236,7 @@ TOP_LEVEL = re.compile(r"^(kind|slug|accession):[ \t]*[\"']?([^\"'#\n]*?)[\"']?[
 
 
 def claimed_key(source: SourceFile) -> tuple[str, str] | None:
-    """(kind, slug) that a file which could not be read seems to define, from its plain
-    top-level lines: its references are not reported as unknown while it is broken."""
+    """The (kind, slug) an unreadable file seems to define: its references are not reported."""
     found = {name: value.strip() for name, value in TOP_LEVEL.findall(source.front)}
     kind, slug = found.get("kind"), found.get("slug")
     if not slug and found.get("accession"):

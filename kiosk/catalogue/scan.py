@@ -50,8 +50,7 @@ class Scan:
     faults: dict[str, str] = field(default_factory=dict)
 
     def hides(self, rel: str) -> bool:
-        """Whether a fault keeps ``rel`` from being seen (itself, or a folder it is in; the
-        whole folder gone, say a drive unplugged, hides everything)."""
+        """Whether a fault hides ``rel`` (itself, a folder it is in, or the whole folder gone)."""
         if self.missing or rel in self.faults or "" in self.faults:
             return True
         parts = rel.split("/")

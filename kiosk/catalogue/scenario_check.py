@@ -20,10 +20,7 @@ from kiosk.games import registry
 def check_scenario(
     item: Checked, sets: dict[str, SetRecord], engines: dict[str, str]
 ) -> tuple[Any, list[Problem]]:
-    """Run one scenario through its engine: (the run, or None, and the problems found).
-
-    ``sets`` are the published sets by slug, ``engines`` the published games' engines.
-    """
+    """Run one scenario through its engine: (the run, or None, and the problems found)."""
     record = item.record
     assert isinstance(record, ScenarioRecord)
     source = item.source

@@ -32,8 +32,7 @@ from kiosk.games.trace import undo_moves
 
 
 def seed_titles() -> dict[str, str]:
-    """The seed files (``file``, or ``file, part`` for a text within a file that is not the
-    file's object) as a visitor should see them named in an attribution: every game's own."""
+    """Every game's seed files (``file`` or ``file, part``) by the title a visitor reads."""
     return {
         key: title
         for name in registry.names()
@@ -288,8 +287,7 @@ def describe(r: Run, events: list[dict[str, Any]]) -> str:
 
 
 def _say(r: Run, e: dict[str, Any]) -> str:
-    """The live game's words for the event (its engine's ``sentences``), as an onlooker hears
-    them (nobody is "you"), or the game's words for an onlooker where those say nothing."""
+    """The event as an onlooker hears it: the engine's ``sentences``, else the onlooker words."""
     if e["type"] == "shuffle":
         return core.scripted_pack(len(r.cards))
     names = [seat_name(p) for p in range(r.players)]
@@ -313,11 +311,7 @@ def caption_text(record: Any, step: Step) -> str:
 
 
 def sequence(snapshot: Any) -> list[dict[str, Any]]:
-    """Every published scenario, in list order, as plain JSON steps: the attract loop's reel.
-
-    Each item: game, slug, variant, title, deck (the set slug) and steps (n, caption, text,
-    places, public). ``/rules/<game>/<slug>/<n>`` shows the same step as a page.
-    """
+    """Every published scenario's steps as plain JSON, in list order: the attract loop's reel."""
     out = []
     for key, entry in snapshot.scenarios.items():
         run_ = snapshot.runs.get(key)

@@ -139,11 +139,7 @@ Shows = Literal["case", "box", "instruction-card", "pack", "card", "other"]
 
 
 class Image(Strict):
-    """A photograph (or scan) under the content folder: what it shows, who made it, its rights.
-
-    The flag belongs to the picture: a picture whose ``content_note`` is set (or a card's front
-    whose card is flagged) is covered wherever the file is used, never at a guessable address.
-    """
+    """A photograph or scan: what it shows, who made it, its rights; its flag covers the file."""
 
     src: Text  # a path relative to the content folder, e.g. images/misc-869-1986-box.jpg
     alt: Text  # what a visitor who cannot see it needs to know
@@ -245,8 +241,7 @@ class SetRecord(Strict):
 
     @property
     def cards_listed(self) -> bool:
-        """Whether the set has cards to show, play and print (a record of the object alone,
-        whose cards no source lists, has none)."""
+        """Whether the set has cards to show, play and print (an object's record alone has none)."""
         return self.deck != "cards" or bool(self.cards)
 
     _key: str = PrivateAttr("")
@@ -277,18 +272,13 @@ class Words(Strict):
 
 
 class LevelWords(Words):
-    """A computer level as visitors meet it: its name and line, and what its players are called
-    at the table (one name a seat, in order; the kiosk adds a number if it runs out)."""
+    """A computer level's name and line, and its players' names at the table, one a seat."""
 
     names: list[Text] = Field(default_factory=list)
 
 
 class GameRecord(Slugged):
-    """A game: its history and rules in the body; the engine that plays it.
-
-    ``variants`` and ``levels`` hold the words visitors read for each of the engine's rule
-    variants and computer levels (every one must have them: ``kiosk check`` says which lack).
-    """
+    """A game: history and rules in the body, the engine, each variant's and level's words."""
 
     kind: Literal["game"]
     slug: Slug

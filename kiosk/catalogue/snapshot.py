@@ -33,11 +33,7 @@ class Entry:
 
 @dataclass(frozen=True)
 class Snapshot:
-    """The whole catalogue at one moment; never changes once made (safe to share across threads).
-
-    ``sets``/``games``/``notes``/``pages`` map slug → Entry, ordered by ``order`` then title.
-    ``version`` is a short hash of every file's content: it changes when any file changes.
-    """
+    """The whole catalogue at one moment, never changed (shared across threads)."""
 
     sets: Mapping[str, Entry]
     games: Mapping[str, Entry]
@@ -93,11 +89,7 @@ def snapshot_of(
     warnings: Iterable[Problem] = (),
     remarks: Iterable[Problem] = (),
 ) -> Snapshot:
-    """The snapshot of ``published`` entries (each with its rule example's run, if any).
-
-    ``digests`` names every markdown file (rel → hash of its bytes) and ``images`` every
-    picture (rel → size): together they make the version. The first entry of a slug wins.
-    """
+    """The snapshot of ``published`` (first of a slug wins); files and pictures make the version."""
     by_kind: dict[str, dict[str, Entry]] = {kind: {} for kind in KINDS}
     drafts: dict[str, dict[str, Entry]] = {kind: {} for kind in KINDS}
     runs: dict[str, Run] = {}

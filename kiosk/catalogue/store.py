@@ -71,8 +71,7 @@ class _FileState:
 def _parse(
     path: str, raw: bytes
 ) -> tuple[SourceFile, AnyRecord | None, tuple[Problem, ...], str, Audit]:
-    """Read, validate and render; any exception here is this file's problem, never the
-    catalogue's. A record whose body cannot be rendered comes back as None, with the problem."""
+    """Read, validate and render: any exception is the file's problem; unrenderable → no record."""
     try:
         source = read_bytes(path, raw)
         record, problems = validate_source(source)
@@ -85,8 +84,7 @@ def _parse(
 
 
 def _rendered(source: SourceFile) -> tuple[str, Audit, list[Problem]]:
-    """A published file's HTML and what was removed from it, or the problem that keeps it
-    from being published."""
+    """A published file's HTML and its ``Audit``, or the problem that keeps it unpublished."""
     try:
         return *render_bounded(source.body), []
     except RenderProblem as exc:
@@ -103,12 +101,7 @@ class Refused(OSError):
 
 
 def open_inside(root: Path, rel: str) -> int:
-    """A descriptor of the regular file ``rel`` under ``root``, reached by no link out of it.
-
-    The walk saw a file or a link inside, but either may have been swapped since: so the path
-    is resolved again, the last step is opened without following a link, and a named pipe
-    (which would block the refresh) or a device is refused after opening without waiting.
-    """
+    """A descriptor of regular file ``rel``, resolved again, no link out, no pipe to block on."""
     real_root = os.path.realpath(root)
     real = os.path.realpath(os.path.join(root, rel))
     if not inside(real_root, real):
@@ -165,8 +158,7 @@ class Catalogue:
         label: str | None = None,
         rescan_s: float = 0.0,
     ) -> None:
-        """``label`` is how paths are shown (default: the folder's own name, e.g. ``content``);
-        ``rescan_s``: walk the folder at most this often (0: on every call, the default)."""
+        """``label``: how paths are shown; ``rescan_s``: walk the folder at most this often."""
         self.content_dir = Path(content_dir)
         self.rescan_s = rescan_s  # a busy kiosk need not stat every file on every request
         self._scanned_at = float("-inf")  # time.monotonic() of the last walk
@@ -188,10 +180,7 @@ class Catalogue:
         return f"{self.label}/{rel}" if self.label else rel
 
     def current(self) -> Snapshot:
-        """The catalogue as it is on disk now (re-reading only files that changed).
-
-        While another thread refreshes it, the snapshot before is answered at once.
-        """
+        """The catalogue as on disk now; while another thread refreshes, the one before at once."""
         if not self._lock.acquire(blocking=self._snapshot is None):
             return self._snapshot  # type: ignore[return-value]  # not None: it was not blocking
         try:
@@ -345,8 +334,7 @@ class Catalogue:
         return self._snapshot_of(published, problems, scan)
 
     def _owner_order(self, item: Checked) -> tuple[int, bool, str]:
-        """Who keeps a slug two files claim: the file published first, then the one named
-        after its slug (``notes/golliwog.md``), then the first by path; the other is reported."""
+        """A claimed slug's keeper: first published, then the file named after it, then by path."""
         first = self._published.get(item.rel, len(self._published))
         named = PurePosixPath(item.rel).stem == item.record.key
         return first, not named, item.rel

@@ -42,8 +42,7 @@ VAGUE_WORDS = frozenset(_VAGUE.split())
 
 
 def pattern(terms: tuple[str, ...]) -> re.Pattern[str]:
-    """One regex for a list of terms: whole words, any case, plurals (piccaninny, piccaninnies
-    too), spaces as any space."""
+    """One regex for the terms: whole words, any case, plurals, spaces as any space."""
     written = [t for t in terms if t.strip()]
     written += [t[:-1] + "ies" for t in written if t.endswith("y")]
     parts = sorted((r"\s+".join(map(re.escape, t.split())) for t in written), key=len, reverse=True)

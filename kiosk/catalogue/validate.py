@@ -227,8 +227,7 @@ def record_problems(source: SourceFile, record: AnyRecord) -> list[Problem]:
 
 
 def _emblem_clashes(record: SetRecord) -> list[tuple[KeyPath, str]]:
-    """An emblem a curator gave two pictures that do not match (one would be drawn with
-    another emblem), or two emblems given to cards that match (one would be ignored)."""
+    """One emblem on pictures that do not match, or two on cards that match: one would be lost."""
     found: list[tuple[KeyPath, str]] = []
     owner: dict[str, tuple[int, str]] = {}  # emblem -> (first card, its picture or family)
     group_emblem: dict[str, tuple[int, str]] = {}  # picture or family -> (first card, emblem)

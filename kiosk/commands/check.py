@@ -14,8 +14,7 @@ from kiosk.games.core import plural
 
 
 def content_folder(given: str | None) -> tuple[Path, str]:
-    """The folder given, else the app's (``KIOSK_CONTENT_DIR``), and its paths' label: as
-    given on the command line, else relative to the working folder."""
+    """The folder (given, else the app's) and its label: as given, else relative to here."""
     if given is None:
         given = os.path.relpath(from_environment().get("CONTENT_DIR", DEFAULTS["CONTENT_DIR"]))
     if not Path(given).is_dir():

@@ -39,8 +39,7 @@ def _unreadable(first: str, more: int = 0) -> str:
 
 
 def pictures_in(content_dir: Path, label: str) -> Pictures:
-    """Every set file the schema accepts, published or draft (even one another file's mistake
-    holds back from visitors): the pictures each names, and which of them are flagged."""
+    """The pictures every set file the schema accepts names (held back or not), and the flagged."""
     found = Pictures()
     records: list[SetRecord] = []
     walked = scan(str(content_dir))
@@ -80,8 +79,7 @@ def pictures_in(content_dir: Path, label: str) -> Pictures:
 
 
 def _refused(content_dir: Path, srcs: list[str]) -> dict[str, str]:
-    """Pictures whose path is no file the kiosk may read (outside the folder, not under
-    images/, a link): what is wrong with each (a missing file is said by the run)."""
+    """Why each picture path is no file the kiosk may read (a missing file is said by the run)."""
     wrong = {}
     for src in srcs:
         why = image_problem(content_dir, src, frozenset({src}))  # the path's own shape
@@ -129,9 +127,7 @@ class ImagesGroup(click.Group):
 @click.option("--prune", is_flag=True, help="Delete folders under derived/ that no picture names.")
 @click.pass_context
 def images(ctx: click.Context, check_only: bool, prune: bool) -> None:
-    """Make the sizes and IIIF tiles the kiosk serves from every picture the sets name (in
-    CONTENT_DIR/derived/), and say per picture what was made, current or wrong; exit 1 if a
-    picture cannot be made or a set file cannot be read (--check: or anything is not made)."""
+    """Make the sizes and IIIF tiles for every picture the sets name, and say what is wrong."""
     if ctx.invoked_subcommand is not None:
         if "kiosk.content_dir" in ctx.meta:
             raise click.UsageError("give the content folder after the subcommand's arguments")
@@ -211,9 +207,7 @@ def import_manifest(
     credit: str | None,
     urls: bool,
 ) -> None:
-    """Import a IIIF Presentation 3 MANIFEST (a JSON file downloaded with its images) as the
-    pictures of the set SLUG, offline: copies each canvas's image into images/<SLUG>/, writes
-    the set's images: (alt from each canvas's label: review it), then makes their copies."""
+    """Import a downloaded IIIF Presentation 3 MANIFEST as the pictures of the set SLUG."""
     try:
         if urls:
             read, _ = importer.read_manifest(manifest)

@@ -131,10 +131,7 @@ def run(
     check_only: bool = False,
     named: list[str] | None = None,
 ) -> Report:
-    """Bring the derived files of ``srcs`` up to date (or only say which are not); ``covered``
-    are the flagged ones (kiosk.catalogue.pictures.flagged_files), ``named`` every original
-    the content names (default ``srcs``: a folder of none of them is an orphan). One original
-    that cannot be made is said in ``failed`` and the others are still made."""
+    """Bring the copies of ``srcs`` up to date (or say which are not), each failure on its own."""
     made, current, stale, missing = [], [], [], []
     failed: list[tuple[str, str]] = []
     shared = {src: names for names in shared_folders(srcs).values() for src in names}

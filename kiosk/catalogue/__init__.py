@@ -1,7 +1,5 @@
-"""The curators' content: read, validate, render, store (no Flask here).
-
-The stages are modules named after them, as Pelican names its own; ``Catalogue`` is the
-entry point for the web layer and ``kiosk check``.
+"""The curators' content: read, validate, render, store (no Flask here), a module a stage;
+``Catalogue`` is the entry point for the web layer and ``kiosk check``.
 """
 
 from kiosk.catalogue.store import Catalogue

@@ -1,12 +1,6 @@
-"""Citations in prose, Pandoc's way: ``[@key]``, ``[@key1; @key2]``, ``[@key, p. 304]``.
-
-The one place that knows the syntax. A body is marked before it is rendered (``mark``): each
-citation becomes a token (interlinear annotation marks around hex digits), which markdown
-and the sanitiser leave alone as text, and which the pages turn into numbered notes with
-their sources at the foot (``kiosk.web.citing``); a field of the front matter is read with
-``find``. The checks are here too: an unknown key is an error at its ``path:line:col`` with
-the nearest key suggested, an unused source a warning, and a field the schema marks as a
-claim (``schema.CLAIM``) needs a citation or the words "not recorded" or "our inference".
+"""Citations in prose, Pandoc's way (``[@key]``, ``[@a; @b]``, ``[@key, p. 304]``): the one place
+that knows the syntax. ``mark`` turns each into a token markdown and nh3 leave alone, for the
+pages' notes (``kiosk.web.citing``); the checks of keys and claim fields are here too.
 """
 
 from __future__ import annotations

@@ -1,10 +1,6 @@
-"""Stage 2, validate (across files): what no single file can say about itself.
-
-References between files (a set's games, a flagged card's or picture's note, drafts named by
-published files), duplicate slugs and accession numbers, contested terms left unflagged (in
-cards' words and pictures' alt text and captions), images on disk, a flagged picture placed in
-any page's text, and games a set's deck cannot play. Run by the store over every file that
-passed its own checks.
+"""Stage 2, validate (across files): what no single file can say about itself (references,
+duplicate slugs, unflagged contested words, images on disk, flagged pictures in text, decks a
+game cannot play), run by the store over every file that passed its own checks.
 """
 
 from __future__ import annotations

@@ -1,12 +1,5 @@
 """Stage 5, decks: a set record → the cards the engines play with, and what they are called.
-
-Flagged cards (``content_note``) stay out of every playable deck unless asked for: Snap
-tolerates missing cards, and contested imagery is never a game piece (docs/architecture.md).
-
-A card's name is made in one place, the record's ``name`` (for a card the record does not
-name, the curator's plain "Sally Cross: second card"). The engines get it as it is (the game
-words say it as "Sally Cross's second card"); :func:`card_name` says it the same way for the
-drawings' titles and every picture's alt text.
+Flagged cards stay out of every playable deck: contested imagery is never a game piece.
 """
 
 from __future__ import annotations

@@ -1,9 +1,5 @@
 """Links between the kiosk's own pages, checked: a link to no page is an error at its
-``path:line:col``, and a page no visitor can reach a warning (notes are reached from
-the cards they explain, or from links).
-
-Addresses mirror the views' routes (``kiosk.web.pages``, ``rules``, ``printing``,
-``play``); a test holds ``LINKED_BY_THE_KIOSK`` to the pages the templates link to.
+``path:line:col``, a page no visitor can reach a warning; addresses mirror the views' routes.
 """
 
 from __future__ import annotations

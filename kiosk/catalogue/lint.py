@@ -1,9 +1,5 @@
-"""Warnings: what the kiosk would silently drop from a file, said to the curator at its line.
-
-A warning never keeps a file from being shown (the sanitiser makes the body safe whatever
-it holds); it tells the curator that a visitor will not see what they wrote: each tag,
-attribute, link or picture the sanitiser removed (as the render found it, so nothing it
-removes goes unsaid), a value too long for a page, a colour the cards cannot draw.
+"""Warnings: what a visitor will not see of what the curator wrote (what the sanitiser
+removed, a value too long for a page, a colour the cards cannot draw), at its line.
 """
 
 from __future__ import annotations

@@ -1,10 +1,5 @@
-"""Photographs in the content: where each is used, whether it is covered, and the files made
-from it (``kiosk images``) that the kiosk serves instead of the curator's original.
-
-The cover belongs to the picture *file*: a file is flagged if any record that names it flags
-it (a picture's own ``content_note``, or a flagged card's front), wherever else it is named.
-No Pillow here: reads the records, the ``made.json`` that ``kiosk images`` writes and the
-originals' bytes (to tell when one changed), so ``kiosk check`` can say what is not made yet.
+"""Photographs in the content: where each is used, whether its *file* is covered (flagged by
+any record naming it), and the copies ``kiosk images`` made of it; no Pillow here.
 """
 
 from __future__ import annotations

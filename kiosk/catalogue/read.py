@@ -1,8 +1,5 @@
-"""Stage 1, read: bytes → text → front matter (YAML, safe) + markdown body, keeping positions.
-
-Every key path in the front matter, e.g. ``("cards", 3, "content_note", "note")``, is mapped
-to its line and column in the FILE (1-based), so later stages can point curators at the spot.
-Nothing here raises for bad content: problems are collected and returned.
+"""Stage 1, read: bytes → text → front matter (safe YAML) + markdown body, with every key
+path's file line and column so later stages can point at the spot; never raises for content.
 """
 
 from __future__ import annotations

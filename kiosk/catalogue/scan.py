@@ -1,11 +1,6 @@
-"""Stage 4, store (its walk): which content files and pictures the folder holds, with stats.
-
-One cheap ``os.scandir`` walk, no file opened: the store compares it with the walk before
-and re-reads only what changed. The walk never raises, whatever the folder holds: a link that
-leads round in a loop, a link to nothing or out of the folder, a file that goes while the
-folder is read, a folder that cannot be read. Each is a *fault* (``Scan.faults``: the path
-and what is wrong), which the store reports as that path's problem while it keeps the last
-good version of whatever the fault hides.
+"""Stage 4, store (its walk): the folder's content files and pictures with their stats, in one
+``os.scandir`` walk that never raises: a loop, a dangling or outside link, an unreadable folder
+is a *fault* of its path (``Scan.faults``), and what it hides is kept as last read.
 """
 
 from __future__ import annotations

@@ -1,7 +1,5 @@
-"""Stage 2, validate (rule examples): each example played through its engine and checked.
-
-An example (``kind: scenario``) names a game, a variant, a set and the cards: it is run as the
-engine plays, and must show what it says it shows (docs/scenarios.md).
+"""Stage 2, validate (rule examples): each example played through its engine, and checked to
+show what it says it shows (docs/scenarios.md).
 """
 
 from __future__ import annotations

@@ -1,18 +1,5 @@
-"""Rule scenarios: a scripted game run through its engine and cut into steps (docs/scenarios.md).
-
-A scenario file names a game, a variant, a pack in a given order and the scripted actions.
-:func:`run` plays it with the real engine, so a step can never show a rule the engine does
-not play. One *step* is one visible moment:
-
-* the first steps are the deal's (the pack, then the deal, then sorting where a game sorts);
-* each scripted action starts a new step;
-* within an action, a card-moving event starts a new step when the step so far already has
-  a card-moving event of another type (a card laid, then captured, are two moments; the
-  cards turned together in Speed Snap are one); events that move no card (a call, whose
-  turn it is, a sweep) belong to the step they happen in.
-
-Problems come back as ``(key path, message)`` so the store can point at the action or
-caption line. No Flask, no I/O here.
+"""Rule scenarios: a scripted game played by its real engine and cut into steps, one visible
+moment each, so a step never shows a rule the engine does not play (docs/scenarios.md).
 """
 
 from __future__ import annotations
@@ -154,7 +141,7 @@ def _moves(event: dict[str, Any]) -> bool:
 
 
 def _split(events: list[Event]) -> list[list[Event]]:
-    """Cut one action's events into visible moments (see the module docstring)."""
+    """One action's events as moments: a card moved by a new type of event starts the next."""
     groups: list[list[Event]] = []
     current: list[Event] = []
     moved: str | None = None

@@ -1,8 +1,5 @@
-"""The content schema: what a curator may write in a file's front matter, checked by pydantic.
-
-Every model forbids unknown keys, so a misspelt field is reported rather than ignored.
-A field that is not known about the object is left out (or ``null``) and the pages
-show "not recorded"; nothing is ever invented to fill it.
+"""The content schema (pydantic): every model forbids unknown keys, so a misspelling is said;
+a fact not known is left out and shown as "not recorded", never invented.
 """
 
 from __future__ import annotations

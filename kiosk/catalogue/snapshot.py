@@ -1,7 +1,5 @@
-"""Stage 4, store (its product): the catalogue at one moment, made once and never changed.
-
-The store publishes a new :class:`Snapshot` whenever a file changes; pages read whichever one
-is current, so a request never sees half an update.
+"""Stage 4, store (its product): the catalogue at one moment, made once and never changed, so
+a request never sees half an update.
 """
 
 from __future__ import annotations

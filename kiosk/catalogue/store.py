@@ -1,17 +1,6 @@
-"""Stage 4, store: the catalogue as immutable snapshots, refreshed from disk when files change.
-
-``Catalogue.current()`` costs one ``os.scandir`` walk when nothing changed (at most one every
-``rescan_s`` seconds when that is set); changed files are re-read, re-validated and
-re-rendered, the others reused. A file with problems is skipped and logged, and its last good
-version (if any) stays published, so a curator's typo never blanks a page; the problem is
-still listed in ``Snapshot.problems`` (``/healthz``, ``kiosk check``). Whatever one file holds
-(a huge value, YAML aliases, markdown that recurses or takes minutes) is that file's problem:
-reading is capped in size, parsing refuses aliases and deep nesting, rendering runs in a
-child process with a time limit, and any exception is turned into a problem for that file.
-Whatever the folder holds is a problem of its path, never of the catalogue: a link that loops,
-leads nowhere or out of the folder (never read), a file gone while the folder is walked, a
-folder that cannot be read (what it held stays as last read), see ``scan``.
-Requests never wait for a refresh once a snapshot exists: they get the one before it.
+"""Stage 4, store: the catalogue as immutable snapshots, re-reading only changed files; whatever
+a file or the folder holds is that path's problem, its last good version stays published, and
+a request never waits for a refresh once there is a snapshot.
 """
 
 from __future__ import annotations

@@ -1,8 +1,5 @@
-"""Contested terms and vague content notes: what ``kiosk check`` looks for in a card's words.
-
-The list of terms is curators' content (``content/contested-terms.md``, ``kind: terms``);
-the defaults here apply only while no such file is published, so a fresh folder is never
-left unchecked.
+"""Contested terms and vague content notes: what ``kiosk check`` looks for in a card's words;
+the defaults apply only while no ``kind: terms`` file is published.
 """
 
 from __future__ import annotations

@@ -1,9 +1,5 @@
-"""What a curator got wrong when the front matter's YAML will not parse, said in plain words.
-
-PyYAML reports where it gave up, which for an unclosed quote can be many lines after the
-slip ("expected <block end>, but found '<scalar>'"). Here the front matter is read again for
-the two slips curators make most: a quote opened and not closed on its line, and a line
-indented to a column no field above it uses. Each is told at its own line and column.
+"""The two YAML slips curators make most (a quote not closed on its line, a line indented to no
+field's column), told at their own line: PyYAML says where it gave up, often lines later.
 """
 
 from __future__ import annotations

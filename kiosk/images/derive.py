@@ -1,7 +1,5 @@
-"""Make what the kiosk serves from a curator's original photograph: ``srcset`` sizes in webp
-and jpg, and IIIF Image API 3 level-0 static tiles, kept under ``derived/`` with the content.
-
-Made once (``kiosk images``), never while a visitor waits: the web layer only reads them.
+"""Make the ``srcset`` sizes (webp, jpg) and IIIF level-0 tiles of an original under
+``derived/``, once (``kiosk images``), never while a visitor waits.
 """
 
 from __future__ import annotations

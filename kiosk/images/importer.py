@@ -1,12 +1,5 @@
-"""Import a museum's IIIF Presentation 3 manifest, offline: the curator downloaded the manifest
-and its images on a connected machine; each canvas's image is copied into ``images/<set>/``
-and named in the set's ``images:`` with its label (as alt text, to review), caption, credit
-and rights.
-
-Nothing here reaches the network: an image is looked for in the download folder by the
-``wget -x`` layout (``<host>/<path>``) or by its address's last part. The manifest is read
-with the IIIF consortium's ``iiif-prezi3``. Either every canvas can be imported or nothing is
-written: each canvas's problem is said, so one run tells the curator everything to fix.
+"""Import a downloaded IIIF Presentation 3 manifest (read by ``iiif-prezi3``) and its images
+into a set's ``images:``, offline; every canvas's problem is said, and then nothing is written.
 """
 
 from __future__ import annotations

@@ -15,20 +15,12 @@ def flagged_faces(set_record: SetRecord) -> list[CardFace]:
     return [face for face in set_record.cards if face.content_note is not None]
 
 
-def _unrecorded_parts(face: CardFace) -> tuple[str, str] | None:
-    """An unrecorded card's plain name "Sally Cross: second card" split into family and card."""
-    if face.recorded or not face.family:
-        return None
-    family, colon, rest = face.name.partition(":")
-    if colon and family.strip() == face.family and rest.strip():
-        return face.family, rest.strip()
-    return None
-
-
 def card_name(face: CardFace) -> str:
     """The name a child can say aloud: the printed name, or "Sally Cross's second card"."""
-    parts = _unrecorded_parts(face)
-    return f"{parts[0]}'s {parts[1]}" if parts else face.name
+    family, _, card = face.name.partition(":")  # an unrecorded card: "Sally Cross: second card"
+    if not face.recorded and face.family and face.family == family.strip() and card.strip():
+        return f"{face.family}'s {card.strip()}"
+    return face.name
 
 
 def match_key(set_record: SetRecord, face: CardFace) -> str:

@@ -184,11 +184,9 @@ class Audit:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Audit:
-        removed = tuple(
-            (str(start), str(tag), bool(gone), tuple((str(n), str(v)) for n, v in attrs))
-            for start, tag, gone, attrs in data.get("removed", ())
-        )
-        return cls(removed, int(data.get("more", 0)))
+        """The audit back from the worker's JSON, its lists tuples again (an Audit is compared)."""
+        removed = data["removed"]
+        return cls(tuple((s, t, g, tuple(map(tuple, a))) for s, t, g, a in removed), data["more"])
 
 
 # Python-Markdown writes a table column's alignment as a style, and a fence's language as a

@@ -238,12 +238,9 @@ class Catalogue:
             with open(open_inside(self.content_dir, rel), "rb") as file:
                 raw = file.read(MAX_FILE_BYTES + 1)  # never more than the limit in memory
                 size = max(stat[1], len(raw))
-        except Refused as exc:
-            problem = Problem(path, 1, 1, str(exc))
-            source = SourceFile(path, None, problems=(problem,))
-            return _FileState(stat, "", source, None, "", [problem])
         except OSError as exc:
-            problem = Problem(path, 1, 1, f"cannot read file: {exc.strerror or exc}")
+            why = exc if isinstance(exc, Refused) else f"cannot read file: {exc.strerror or exc}"
+            problem = Problem(path, 1, 1, str(why))
             source = SourceFile(path, None, problems=(problem,))
             return _FileState(stat, "", source, None, "", [problem])
         digest = hashlib.sha1(raw).hexdigest()

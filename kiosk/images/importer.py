@@ -257,11 +257,6 @@ def _format_of(path: Path) -> str | None:
     return kind
 
 
-def extension(kind: str) -> str:
-    """The file ending for a picture format: ``JPEG`` → ``.jpg``."""
-    return FORMATS.get(kind, "." + kind.lower())
-
-
 def file_name(canvas: int, label: str | None, ending: str) -> str:
     """``01-the-box-front.jpg``: the canvas's number (files sort as the manifest) and label."""
     words = slug_from_accession(label or "")[:50].strip("-")
@@ -316,7 +311,7 @@ def plan(
         manifest_label = _text(manifest.label) or "The object"
         alt = label or f"{manifest_label}, picture {index + 1}"
         caption = _text(getattr(canvas, "summary", None)) or label
-        src = f"images/{slug}/{file_name(index + 1, label, extension(kind))}"
+        src = f"images/{slug}/{file_name(index + 1, label, FORMATS.get(kind, '.' + kind.lower()))}"
         pictures.append(Picture(index + 1, url, found, src, alt, caption, str(who), str(rights)))
     if problems:
         raise Refused(problems)

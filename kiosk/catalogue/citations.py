@@ -133,9 +133,6 @@ def plain(text: str) -> str:
     return "".join(out) + text[last:]
 
 
-# ----------------------------------------------------------------- what cites what
-
-
 def strings(value: Any, loc: KeyPath = ()) -> Iterator[tuple[KeyPath, str]]:
     """Every string of a front matter (or a record's dump), with its key path."""
     if isinstance(value, dict):
@@ -166,9 +163,6 @@ def registry(records: Iterable[AnyRecord]) -> dict[str, Any]:
             for source in record.sources:
                 out.setdefault(source.key, source)
     return out
-
-
-# ----------------------------------------------------------------- the checks
 
 
 def _front_position(source: SourceFile, loc: KeyPath, needle: str, after: Position) -> Position:

@@ -273,9 +273,7 @@ def shared_names(checked: list[Checked]) -> dict[str, list[tuple[KeyPath, str]]]
     return found
 
 
-# Where a body names a file: markdown's ![alt](address) (and [text](address): a link to a
-# flagged file is refused too), a reference definition [ref]: address, an HTML <img src=...>.
-# Each pattern is linear in the body, whatever brackets a hostile file piles up.
+# Where a body names a file ((address), [ref]: address, <img src>), each linear in the body
 _INLINE = re.compile(r"\]\([ \t]*\n?[ \t]*(<[^>\n]*>|[^\s)]+)")
 _DEFINITION = re.compile(r"^[ ]{0,3}\[[^\]\n]{1,999}\]:[ \t]*(<[^>\n]*>|\S+)", re.M)
 _IMG_TAG = re.compile(r"<img\b[^<>]{0,4000}>", re.I)

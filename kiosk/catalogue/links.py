@@ -19,9 +19,7 @@ FIXED = frozenset({"/", "/sets/", "/games/", "/rules/", "/patterns", "/curators/
 # Addresses served from files, not pages: not checked here (images have their own check)
 FILES = ("/media/", "/static/", "/cards/")
 
-# A markdown link or image's address, or an HTML href, that starts at the site's root (not
-# "//host", nor "/\host" or "/&#9;/host", which a browser also reads as another site: the
-# sanitiser's warning covers those)
+# A markdown or HTML address from the site's root (not "//host", "/\host" or "/&#9;/host")
 LINK = re.compile(
     r"\]\(\s*<?(?P<md>/(?![/\\\s&])[^)\s>]*)|href=[\"'](?P<html>/(?![/\\\s&])[^\"']*)[\"']"
 )

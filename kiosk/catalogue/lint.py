@@ -47,8 +47,7 @@ EMBEDS = {"iframe", "object", "embed"}
 MAX_REMOVALS_SAID = 20  # per file: a file of a thousand tags needs one look, not a thousand
 MORE = "write the body in markdown, and check it again"
 
-# Limits on one value of the front matter: far beyond any real record (the longest title
-# today is 73 characters, the longest other text 395), and short enough for a page to hold.
+# Limits on one value: far beyond any real one (a title 73 characters, a text 395), for a page
 TITLE_FIELDS = {"title", "name", "historic_title"}
 MAX_TITLE = 200
 MAX_TEXT = 2_000

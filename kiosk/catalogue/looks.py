@@ -26,9 +26,7 @@ PALETTE = (
     "#37474f",
 )
 
-# The emblems, in the order free ones are handed out once the words have had their say; also
-# the names a curator may write as ``emblem:`` (docs/curators.md, /curators/emblems). Each is
-# drawn by kiosk.web.cardfaces.emblems, keyed by these names.
+# The emblems a curator may write (docs/curators.md), in the order free ones are handed out
 EMBLEM_ORDER: tuple[str, ...] = (
     "crown",
     "anchor",

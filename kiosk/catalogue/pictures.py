@@ -93,8 +93,7 @@ class Made:
     width: int  # the original's size, in pixels
     height: int
     widths: tuple[int, ...]  # the srcset widths made, in each of FORMATS
-    # flagged when it was made: the web layer keeps it covered even if the record that flags
-    # it is held back by a mistake (a file that cannot be read flags nothing)
+    # flagged when made: kept covered even while the record that flags it is held back
     covered: bool = False
 
     def height_at(self, width: int) -> int:

@@ -16,8 +16,7 @@ from kiosk.catalogue.yaml_slips import explain
 KeyPath = tuple[str | int, ...]
 Position = tuple[int, int]
 
-# Limits on one curator's file (docs/curators.md, "Limits"): far beyond any real record, and
-# small enough that reading, parsing and rendering stay quick whatever the file holds.
+# Limits on one file (docs/curators.md, "Limits"): far beyond any real record, and quick to read
 MAX_FILE_BYTES = 256 * 1024
 MAX_YAML_DEPTH = 20  # mappings and lists inside each other in the front matter
 

@@ -94,9 +94,7 @@ def media_url(src: str) -> str | None:
     return MEDIA_PREFIX + clean
 
 
-# Browsers drop tabs and newlines anywhere in a URL and controls or spaces around it, and read
-# a backslash as a slash: "/\\evil.example" and "java\tscript:" are what they would follow.
-# No link of ours needs a backslash or a control character, so such a link is dropped.
+# Browsers drop tabs, newlines and controls in URLs and read "\\" as "/": such a link is dropped
 _TAB_OR_NEWLINE = re.compile(r"[\t\n\r]")
 _AROUND = re.compile(r"^[\x00-\x20]+|[\x00-\x20]+$")
 _NEVER = re.compile(r"[\\\x00-\x1f\x7f]")
@@ -162,13 +160,10 @@ def render_audited(text: str) -> tuple[str, Audit]:
     return sanitise(html), removed_by_sanitiser(html)
 
 
-# ----------------------------------------------------------------- what the sanitiser removes
-
 AUDITED = 100  # elements kept in an audit (the curator is told of the first 20, then a count)
 AUDITED_CHARS = 1_000  # of a start tag or a value kept in an audit (enough to find it again)
 
-# One element the sanitiser changed: its start tag as written, its tag name, whether the tag
-# itself goes, and the (attribute, value) pairs that go.
+# One element changed: its start tag, tag name, whether it goes, the (attribute, value)s that go
 Removal = tuple[str, str, bool, tuple[tuple[str, str], ...]]
 
 
@@ -189,8 +184,7 @@ class Audit:
         return cls(tuple((s, t, g, tuple(map(tuple, a))) for s, t, g, a in removed), data["more"])
 
 
-# Python-Markdown writes a table column's alignment as a style, and a fence's language as a
-# class, which the kiosk's look replaces: neither is something a curator wrote as HTML
+# Python-Markdown's own alignment styles and fence classes: never HTML the curator wrote
 _ALIGNMENT = re.compile(r"text-align:\s*(left|right|center);?")
 _LANGUAGE = re.compile(r"language-[\w+-]+")
 
@@ -244,8 +238,6 @@ def removed_by_sanitiser(html: str) -> Audit:
     audit.close()
     return Audit(tuple(audit.removed), audit.more)
 
-
-# ----------------------------------------------------------------- bounds on hostile markdown
 
 MAX_NESTING = 16  # brackets inside brackets, quotes inside quotes: real text uses two or three
 MAX_INDENT = 64  # columns of indentation (a list nested 16 deep)

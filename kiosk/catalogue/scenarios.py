@@ -256,9 +256,6 @@ def shown(run_: Run, point: str) -> bool:
     return any(test(step) for step in run_.steps)
 
 
-# --------------------------------------------------------------------------- plain words
-
-
 def _name(r: Run, cid: str) -> str:
     """A card in a sentence: "the 6 of Hearts", or a picture card's historic name quoted."""
     card = r.cards.get(cid)
@@ -284,9 +281,6 @@ def _say(r: Run, e: dict[str, Any]) -> str:
     said = " ".join(game_type.engine.sentences([event], hearer))
     onlooker = game_type.scripting.onlooker_words
     return said or (onlooker(event, hearer) if onlooker else "")
-
-
-# --------------------------------------------------------------------------- the attract loop
 
 
 def caption_text(record: Any, step: Step) -> str:

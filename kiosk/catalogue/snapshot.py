@@ -49,8 +49,7 @@ class Snapshot:
     drafts: Mapping[str, Mapping[str, Entry]] = field(default_factory=dict)
     warnings: tuple[Problem, ...] = ()  # what a visitor will not see; never keeps a file back
     remarks: tuple[Problem, ...] = ()  # choices the kiosk made (emblems), for curators to confirm
-    # What is worked out from this content (a set's deck for a game, a game's words): kept
-    # here, so it dies with the snapshot it came from (docs/architecture.md, "Caches").
+    # What is worked out from this content, dying with it (docs/architecture.md, "Caches")
     _kept: dict[Hashable, Any] = field(default_factory=dict, compare=False, repr=False)
     _kept_lock: Any = field(default_factory=threading.Lock, compare=False, repr=False)
 

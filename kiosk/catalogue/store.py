@@ -54,8 +54,7 @@ class _FileState:
     remarks: tuple[Problem, ...] = ()  # notes: choices the kiosk made, for the curator
 
 
-# Pure in its bytes, and its body rendered in a child process: each version of a file is read
-# once, whichever app asks (a new app's first snapshot: docs/architecture.md, "Caches").
+# Pure in its bytes: each version of a file is read once, whichever app asks (docs "Caches")
 @memoized
 def _parse(
     path: str, raw: bytes
@@ -288,8 +287,7 @@ class Catalogue:
         ]
         images = (frozenset(scan.images), frozenset(scan.links))
 
-        # Pass 1: every current good file (its problems are reported), then last good versions
-        # of files that are broken now (they yield to current files on a clash, silently).
+        # Pass 1: current good files, then last good versions of broken ones (which yield)
         found = self._check(current + fallbacks, images)
         problems = [p for state in self._files.values() for p in state.problems]
         published: list[Checked] = []
@@ -349,8 +347,7 @@ class Catalogue:
         self._warnings += picture_warnings(
             [c for c in items if c.rel not in found], self.content_dir
         )
-        # a set held back (its own problem, or a broken game it names) holds back its examples
-        # without a message: one mistake, one message, the set's own (issue 27, item 5a)
+        # a set held back holds back its examples quietly: one mistake, one message
         broken |= {
             ("set", c.record.key) for c in items if c.record.kind == "set" and c.rel in found
         }

@@ -7,8 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-# The seed of content/contested-terms.md: golliwog imagery (the V&A's record of MISC.869-1986,
-# and the Twizzle character Chawky), and the caricatures the Jim Crow Museum names.
+# The seed of content/contested-terms.md: golliwog imagery and the Jim Crow Museum's caricatures
 DEFAULT_TERMS: tuple[str, ...] = (
     "golliwog",
     "golliwogg",

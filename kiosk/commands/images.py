@@ -155,8 +155,7 @@ def images(ctx: click.Context, check_only: bool, prune: bool) -> None:
         f"{label}/{src}: {why} (named in {found.named_in[src]})" for src, why in failed.items()
     ]
     click.echo("\n".join(sorted(lines)) if lines else "no set names a picture")
-    # a set file that cannot be read names pictures too: their copies (and a flagged one's
-    # made.json, which keeps it covered meanwhile) are never deleted as orphans then
+    # an unread set file may name pictures too: no copies (and covers) are pruned then
     sure = not found.unreadable
     pruned = derive.prune(folder, report.orphans) if prune and sure else []
     for name in report.orphans:

@@ -59,8 +59,7 @@ def make(content_dir: Path, src: str, covered: bool = False) -> Made:
     """Make (again) every derived file for one original; returns what was made."""
     original = content_dir / src
     with warnings.catch_warnings():
-        # the curator's own originals may be large scans: Pillow still refuses a decompression
-        # bomb (twice its limit), but need not warn about a big photograph
+        # a big scan need not warn: Pillow still refuses a decompression bomb (twice its limit)
         warnings.simplefilter("ignore", Pil.DecompressionBombWarning)
         with Pil.open(original) as opened:
             picture = _rgb(opened)

@@ -330,18 +330,14 @@ class Catalogue:
         games = {c.record.key for c in items if c.record.kind == "game"}
         notes = {c.record.key for c in items if c.record.kind == "note"}
         engines = {c.record.key: c.record.engine for c in items if c.record.kind == "game"}
-        broken = self._broken_keys()
+        unread = [state.source for state in self._files.values() if state.record is None]
+        broken = frozenset(key for key in map(claimed_key, unread) if key is not None)
         found = collection_problems(items, self.content_dir, games, notes, *images, broken=broken)
-        for rel, problems in own_rules_problems(items, engines).items():
-            found.setdefault(rel, []).extend(problems)
-        sources_broken = any(kind == "sources" for kind, _ in broken)
-        cited, unused = citation_problems(items, sources_broken)
-        for rel, problems in cited.items():
-            found.setdefault(rel, []).extend(problems)
-        complete = all(state.record is not None for state in self._files.values())
-        linked, unreached = link_problems(items, complete)
-        for rel, problems in linked.items():
-            found.setdefault(rel, []).extend(problems)
+        cited, unused = citation_problems(items, any(kind == "sources" for kind, _ in broken))
+        linked, unreached = link_problems(items, complete=not unread)
+        for more in (own_rules_problems(items, engines), cited, linked):
+            for rel, problems in more.items():
+                found.setdefault(rel, []).extend(problems)
         self._warnings = game_warnings([c for c in items if c.rel not in found], engines)
         self._warnings += unused + unreached
         self._warnings += picture_warnings(
@@ -374,14 +370,10 @@ class Catalogue:
                 self._run_of[item.rel] = run
         return found
 
-    def _broken_keys(self) -> frozenset[tuple[str, str]]:
-        """(kind, slug) of each file that cannot be read now, guessed from its plain lines."""
-        keys = (claimed_key(state.source) for state in self._files.values() if state.record is None)
-        return frozenset(key for key in keys if key is not None)
-
     def _snapshot_of(
         self, published: list[Checked], problems: list[Problem], scan: Scan
     ) -> Snapshot:
+        """The snapshot of what is published now, with every file's warnings and remarks."""
         entries = [
             (
                 Entry(item.record, self._html.get(item.rel, ""), item.source.path),

@@ -120,14 +120,16 @@ def _look_at(
     if entry.is_symlink():
         _look_at_link(found, entry, rel, real_root, content)
         return
-    if not content:
-        return
-    st = entry.stat(follow_symlinks=False)
+    if content:
+        _add(found, rel, entry.stat(follow_symlinks=False), "not a regular file ({}): not read")
+
+
+def _add(found: Scan, rel: str, st: os.stat_result, fault: str) -> None:
+    """A markdown file by its stat, or what else it is as a fault (a pipe would block a read)."""
     if stat.S_ISREG(st.st_mode):
         found.markdown[rel] = (st.st_mtime_ns, st.st_size, st.st_ino)
     else:
-        what = KINDS_OF_FILE.get(stat.S_IFMT(st.st_mode), "not a file")
-        found.faults[rel] = f"not a regular file ({what}): not read"
+        found.faults[rel] = fault.format(KINDS_OF_FILE.get(stat.S_IFMT(st.st_mode), "not a file"))
 
 
 def _look_at_link(
@@ -148,10 +150,5 @@ def _look_at_link(
         if content or not entry.name.startswith(("_", "#")):  # a folder's link, too
             found.faults[rel] = OUTSIDE
         return
-    if not content:
-        return  # a link to a folder inside is not followed (the folder is walked anyway)
-    if stat.S_ISREG(st.st_mode):
-        found.markdown[rel] = (st.st_mtime_ns, st.st_size, st.st_ino)
-    else:
-        what = KINDS_OF_FILE.get(stat.S_IFMT(st.st_mode), "not a file")
-        found.faults[rel] = f"a symbolic link to {what}, not a file: not read"
+    if content:  # a link to a folder inside is not followed (the folder is walked anyway)
+        _add(found, rel, st, "a symbolic link to {}, not a file: not read")

@@ -35,7 +35,8 @@ def content_folder(given: str | None) -> tuple[Path, str]:
     help="Also say which emblem the kiosk picked for each card without 'emblem:'.",
 )
 def check(content_dir: str | None, fatal: bool, notes: bool = False) -> None:
-    """Print path:line:col: message for every problem and warning; exit 1 on a problem."""
+    """Validate content; print path:line:col: message for every problem and warning (and with
+    --notes each emblem the kiosk picked); exit 1 if any problem (--fatal: any warning)."""
     folder, label = content_folder(content_dir)
     # The problems are the output here; the store's run-time log lines would only repeat them.
     logger = logging.getLogger("kiosk.catalogue")

@@ -127,7 +127,9 @@ class ImagesGroup(click.Group):
 @click.option("--prune", is_flag=True, help="Delete folders under derived/ that no picture names.")
 @click.pass_context
 def images(ctx: click.Context, check_only: bool, prune: bool) -> None:
-    """Make the sizes and IIIF tiles for every picture the sets name, and say what is wrong."""
+    """Make the sizes and IIIF tiles the kiosk serves from every picture the sets name (in
+    CONTENT_DIR/derived/), and say per picture what was made, current or wrong; exit 1 if a
+    picture cannot be made or a set file cannot be read (--check: or anything is not made)."""
     if ctx.invoked_subcommand is not None:
         if "kiosk.content_dir" in ctx.meta:
             raise click.UsageError("give the content folder after the subcommand's arguments")
@@ -206,7 +208,9 @@ def import_manifest(
     credit: str | None,
     urls: bool,
 ) -> None:
-    """Import a downloaded IIIF Presentation 3 MANIFEST as the pictures of the set SLUG."""
+    """Import a IIIF Presentation 3 MANIFEST (a JSON file downloaded with its images) as the
+    pictures of the set SLUG, offline: copies each canvas's image into images/<SLUG>/, writes
+    the set's images: (alt from each canvas's label: review it), then makes their copies."""
     try:
         if urls:
             read, _ = importer.read_manifest(manifest)

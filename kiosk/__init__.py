@@ -1,7 +1,5 @@
-"""The Snap & Happy Families museum kiosk.
-
-Nothing heavy is imported here, so ``import kiosk.games.snap.engine`` loads no Flask: ``create_app``
-lives in :mod:`kiosk.app` and is looked up from there on first use (``kiosk:create_app``).
+"""The Snap & Happy Families museum kiosk (``kiosk:create_app``, looked up from kiosk.app on
+first use, so ``import kiosk.games.snap.engine`` loads no Flask).
 """
 
 from __future__ import annotations

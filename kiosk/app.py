@@ -12,10 +12,7 @@ from kiosk.config import DEFAULTS, DEV_SECRET, ROOT, from_environment
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
-    """Build the app: defaults, then ``KIOSK_*`` environment variables, then ``test_config``.
-
-    Outside debug and testing the development secret is refused: anyone could forge tokens.
-    """
+    """Defaults, then ``KIOSK_*`` variables, then ``test_config``; no dev secret in production."""
     app = Flask(
         "kiosk",  # the package: its name for the logger, its folder for static files
         template_folder=str(ROOT / "templates"),

@@ -14,41 +14,31 @@ DEFAULTS: dict[str, Any] = {
     "CONTENT_DIR": str(ROOT / "content"),
     "SECRET_KEY": DEV_SECRET,
     "KIOSK_MODE": False,
-    # Curators' preview (KIOSK_PREVIEW=1, kiosk run --preview): drafts are served at their
-    # own address, and every page shows the content's problems. Never on in kiosk mode.
+    # Curators' preview (kiosk run --preview): drafts served, problems shown; never in kiosk mode.
     "PREVIEW": False,
-    # Who may frame /embed/ pages (CSP frame-ancestors sources): any site unless narrowed.
-    # Every other page is framed by the kiosk itself only (kiosk.web.security).
+    # Who may frame /embed/ pages (CSP frame-ancestors); other pages only the kiosk itself.
     "FRAME_ANCESTORS": "*",
     "IDLE_SECONDS": 90,  # kiosk mode: quiet this long, then "Are you still there?"
     "COUNTDOWN_SECONDS": 30,  # kiosk mode: that question's countdown before the reset
     "ATTRACT_SLIDE_SECONDS": 10,  # kiosk mode: how long the attract loop shows a set
     "GAME_MAX_AGE": 6 * 60 * 60,
-    # How often the content folder is walked for curators' edits; None: every request under
-    # TESTING or debug, else at most once a second (a walk stats every file).
+    # How often the content is walked for edits; None: each request in tests or debug, else 1 s.
     "CONTENT_RESCAN_MS": None,
     "PLAY_STATE_CACHE": 256,  # games kept per process (kiosk.web.play.flow.state_cache)
-    # Requests (kiosk.web.security): a body over this many bytes is refused with 413 before it
-    # is read; a game's form (its token at most 64,000 characters) is far smaller.
+    # A bigger body is refused unread (413); a game's form (its token ≤ 64,000 chars) is smaller.
     "MAX_CONTENT_LENGTH": 256 * 1024,
     "MAX_FORM_MEMORY_SIZE": 128 * 1024,  # one form field
     "MAX_FORM_PARTS": 100,
-    # Flask's TRUSTED_HOSTS: the Host names this server answers to (a leading dot: any
-    # subdomain). The loopback names by default; a hosted server names its own.
+    # The Host names answered (a leading dot: any subdomain); a hosted server names its own.
     "TRUSTED_HOSTS": ["localhost", "127.0.0.1"],
-    # Werkzeug's ProxyFix: how many proxies in front set X-Forwarded-For and -Proto
-    # (0: none, the default; never trust those headers from the open internet).
+    # Proxies in front whose X-Forwarded-For and -Proto are believed (never the open internet's).
     "PROXY_FIX": 0,
-    # Visitor insights (kiosk.insights, docs/insights.md): counts per hour, on unless
-    # KIOSK_INSIGHTS=0, in the SQLite file KIOSK_INSIGHTS_DB ("": insights.sqlite3 in the
-    # app's instance folder); the curators' dashboard only with KIOSK_CURATOR_PASSWORD set.
+    # Visitor insights (docs/insights.md); the dashboard only with a CURATOR_PASSWORD.
     "INSIGHTS": True,
     "INSIGHTS_DB": "",
     "INSIGHTS_FLUSH_SECONDS": 5,
     "CURATOR_PASSWORD": "",
-    # For tests only (never read from the environment): a fixed nonce deals every game the
-    # same; a lower bound on Snap's turns; the computer players' pace in ms (Snap's, and the
-    # turn games'). None: the kiosk's own (a random nonce, the games' bounds and paces).
+    # For tests only, never from the environment: a fixed deal, Snap's turns, the bots' pace (ms).
     "PLAY_NONCE": None,
     "PLAY_MAX_TURNS": None,
     "PLAY_PACE_MS": None,
@@ -60,9 +50,7 @@ _TRUE = {"1", "true", "yes", "on"}
 
 # Production floors for the kiosk-mode timings: a visitor must get at least 20 s to answer
 # "Are you still there?" (issue 6). Under TESTING any value from 1 s is taken as given.
-MIN_COUNTDOWN_SECONDS = 20
-MIN_IDLE_SECONDS = 10
-MIN_ATTRACT_SLIDE_SECONDS = 3
+FLOORS = {"IDLE_SECONDS": 10, "COUNTDOWN_SECONDS": 20, "ATTRACT_SLIDE_SECONDS": 3}
 
 
 def _coerce(default: Any, raw: str, key: str) -> Any:
@@ -81,20 +69,10 @@ def _coerce(default: Any, raw: str, key: str) -> Any:
 def kiosk_timings(
     config: Mapping[str, Any], testing: bool = False
 ) -> tuple[dict[str, int], list[str]]:
-    """The kiosk-mode timings to use, clamped to their floors outside testing, and why.
-
-    A countdown under 20 s would reset a slow reader's game: outside testing a smaller value is
-    raised to 20 s (and the returned messages say so) rather than refused, so a touchscreen
-    with a mistyped setting still starts.
-    """
-    floors = {
-        "IDLE_SECONDS": MIN_IDLE_SECONDS,
-        "COUNTDOWN_SECONDS": MIN_COUNTDOWN_SECONDS,
-        "ATTRACT_SLIDE_SECONDS": MIN_ATTRACT_SLIDE_SECONDS,
-    }
+    """Kiosk timings raised to their floors (a short countdown resets a slow reader), and why."""
     out: dict[str, int] = {}
     said: list[str] = []
-    for name, floor in floors.items():
+    for name, floor in FLOORS.items():
         raw = config.get(name, DEFAULTS[name])
         try:
             value = int(raw)

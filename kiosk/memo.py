@@ -1,11 +1,5 @@
-"""The kiosk's one cache layer: what a process keeps so it is not worked out again.
-
-Every kept value lives in a :class:`Memo`: at most ``size`` entries (``SIZE`` unless a setting
-says otherwise), the least recently used dropped first, one lock so waitress' and gunicorn's
-threads may share it. A value that depends on the content is kept with the content version
-(``Snapshot.version``): the first call with a new version drops every entry of older ones,
-so an edited file never meets a stale value and old ones do not linger. None is never a kept
-value (it means "not kept"). Nothing here knows Flask or the catalogue: any layer may use it.
+"""The kiosk's one cache layer: LRU memos under one lock, emptied by a new content version (so
+an edited file never meets a stale value). None is never kept. Knows no Flask or catalogue.
 """
 
 from __future__ import annotations
@@ -60,10 +54,7 @@ class Memo(Generic[V]):
         version: str | None = None,
         fits: Callable[[V], bool] | None = None,
     ) -> V | None:
-        """As ``get``, but the value leaves the memo: the caller may then change it.
-
-        With ``fits``, a value it refuses is dropped and counted as a miss (a kept game whose
-        actions are not the start of the posted record is of no use)."""
+        """As ``get``, but the value leaves the memo; one ``fits`` refuses counts as a miss."""
         with self._lock:
             self._meet(version)
             found = self._entries.pop(key, None)
@@ -87,9 +78,7 @@ class Memo(Generic[V]):
                 self._entries.popitem(last=False)
 
     def value(self, key: Hashable, make: Callable[[], V], version: str | None = None) -> V:
-        """The value kept for ``key``, made by ``make()`` and kept when there is none.
-
-        ``make`` runs outside the lock: two threads may both make a value, never block."""
+        """The kept value, else ``make()`` kept; ``make`` runs outside the lock (never blocks)."""
         found = self.get(key, version)
         if found is None:
             found = make()
@@ -103,10 +92,7 @@ class Memo(Generic[V]):
 
 
 def memoized(function: Callable[P, R]) -> Callable[P, R]:
-    """``function`` with its results kept in a :class:`Memo` by its (hashable) arguments.
-
-    For pure functions of their arguments only; the wrapper's ``memo`` is the Memo and its
-    ``cache_clear()`` empties it. An exception is never kept."""
+    """``function`` memoized by its hashable arguments (pure ones only); no exception kept."""
     memo: Memo[Any] = Memo()
 
     @functools.wraps(function)

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from kiosk import create_app
-from kiosk.catalogue import Catalogue, deck_for
-from kiosk.catalogue.decks import match_key
+from kiosk.catalogue import Catalogue
+from kiosk.catalogue.decks import deck_for, match_key
 from kiosk.config import ROOT
 from kiosk.web.cardfaces import STANDARD_IDS
 from kiosk.web.cards import card_face

@@ -11,9 +11,11 @@ from fixture_content import BROKEN, GOOD
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from kiosk.catalogue.crosscheck import image_problem
 from kiosk.catalogue.read import read_text
+from kiosk.catalogue.schema import dotted
 from kiosk.catalogue.store import Catalogue
-from kiosk.catalogue.validate import dotted, image_problem, validate_source
+from kiosk.catalogue.validate import validate_source
 
 
 def content_with(case: str | None, tmp_path: Path) -> Path:

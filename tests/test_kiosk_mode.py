@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from kiosk import create_app
 from kiosk.commands import run as run_command
-from kiosk.config import MIN_COUNTDOWN_SECONDS, from_environment, kiosk_timings
+from kiosk.config import FLOORS, from_environment, kiosk_timings
 
 PAGES = [
     "/",
@@ -141,7 +141,7 @@ def test_a_short_countdown_is_raised_to_twenty_seconds_in_production(caplog):
                 "IDLE_SECONDS": 2,
             }
         )
-    assert app.config["COUNTDOWN_SECONDS"] == MIN_COUNTDOWN_SECONDS
+    assert app.config["COUNTDOWN_SECONDS"] == FLOORS["COUNTDOWN_SECONDS"]
     assert app.config["IDLE_SECONDS"] == 10
     assert "COUNTDOWN_SECONDS=5 is below the minimum of 20 s: using 20" in caplog.text
 

@@ -51,10 +51,11 @@ PRAGMA = re.compile(r"\b(noqa|type:\s*ignore|pragma|fmt:|isort:)\b.*", re.IGNORE
 
 
 def _modules() -> dict[str, Path]:
-    """Every module of the kiosk package by dotted name (a package by its own name)."""
+    """Every module of the kiosk package by dotted name (a package by its own name); a game's
+    tests and benchmarks are not the package's."""
     found = {}
     for path in sorted(KIOSK.rglob("*.py")):
-        if "vendor" in path.parts or "static" in path.relative_to(KIOSK).parts:
+        if {"vendor", "static", "tests", "benchmarks"} & set(path.relative_to(KIOSK).parts):
             continue
         parts = path.relative_to(KIOSK.parent).with_suffix("").parts
         found[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path

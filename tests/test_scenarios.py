@@ -10,7 +10,8 @@ import pytest
 from bs4 import BeautifulSoup
 from click.testing import CliRunner
 
-from kiosk.catalogue import Catalogue, deck_for
+from kiosk.catalogue import Catalogue
+from kiosk.catalogue.decks import deck_for
 from kiosk.catalogue.scenarios import Run, engine_action, seat_name, split_source
 from kiosk.catalogue.schema import ScenarioRecord
 from kiosk.commands.check import check
@@ -264,7 +265,7 @@ def test_step_captions_citing_the_basic_rules_never_name_the_museum_object(clien
 
 
 def test_sequence_is_every_scenario_for_the_attract_loop(snapshot):
-    from kiosk.catalogue import sequence
+    from kiosk.catalogue.scenarios import sequence
 
     reel = sequence(snapshot)
     assert [f"{s['game']}/{s['slug']}" for s in reel] == list(snapshot.scenarios)

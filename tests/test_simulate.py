@@ -138,7 +138,7 @@ def test_capped_games_are_reported_unfinished() -> None:
 
 
 def test_kiosk_bound_keeps_95_percent_of_games_within_three_minutes() -> None:
-    """The default bound, re-checked on a sample (the full study is benchmarks/bench_snap.py)."""
+    """The default bound, re-checked on a sample (study: games/snap/benchmarks/bench_snap.py)."""
     for variant, players in (("classic", 2), ("woolworths", 4), ("speed", 3), ("forfeits", 2)):
         options = snap.options_for(variant, players=players, **snap.kiosk_bound())
         runs = sim.run_games(snap, standard_deck(), options, 100, 60, "medium")

@@ -1,12 +1,6 @@
-"""Citations in prose, Pandoc's way: ``[@key]``, ``[@key1; @key2]``, ``[@key, p. 304]``.
-
-The one place that knows the syntax. A body is marked before it is rendered (``mark``): each
-citation becomes a token (interlinear annotation marks around hex digits), which markdown
-and the sanitiser leave alone as text, and which the pages turn into numbered notes with
-their sources at the foot (``kiosk.web.citing``); a field of the front matter is read with
-``find``. The checks are here too: an unknown key is an error at its ``path:line:col`` with
-the nearest key suggested, an unused source a warning, and a field the schema marks as a
-claim (``schema.CLAIM``) needs a citation or the words "not recorded" or "our inference".
+"""Citations in prose, Pandoc's way (``[@key]``, ``[@a; @b]``, ``[@key, p. 304]``): the one place
+that knows the syntax. ``mark`` turns each into a token markdown and nh3 leave alone, for the
+pages' notes (``kiosk.web.citing``); the checks of keys and claim fields are here too.
 """
 
 from __future__ import annotations
@@ -61,13 +55,19 @@ class Citation:
     items: tuple[Cited, ...]
 
 
-def _blank(found: re.Match[str]) -> str:
+def blank(found: re.Match[str]) -> str:
+    """A match as spaces, its line breaks kept: offsets and lines stay as they were."""
     return re.sub(r"[^\n]", " ", found.group())
+
+
+def blank_code(body: str) -> str:
+    """A markdown body with its code blanked: what is in code is shown as text, never read."""
+    return CODE_SPAN.sub(blank, FENCE.sub(blank, body))
 
 
 def find(text: str, markdown: bool = False) -> list[Citation]:
     """Every citation in ``text`` in order; in markdown, none inside code."""
-    searched = CODE_SPAN.sub(_blank, FENCE.sub(_blank, text)) if markdown else text
+    searched = blank_code(text) if markdown else text
     found = []
     for match in CITATION.finditer(searched):
         items, at = [], match.start("inner")
@@ -133,9 +133,6 @@ def plain(text: str) -> str:
     return "".join(out) + text[last:]
 
 
-# ----------------------------------------------------------------- what cites what
-
-
 def strings(value: Any, loc: KeyPath = ()) -> Iterator[tuple[KeyPath, str]]:
     """Every string of a front matter (or a record's dump), with its key path."""
     if isinstance(value, dict):
@@ -168,9 +165,6 @@ def registry(records: Iterable[AnyRecord]) -> dict[str, Any]:
     return out
 
 
-# ----------------------------------------------------------------- the checks
-
-
 def _front_position(source: SourceFile, loc: KeyPath, needle: str, after: Position) -> Position:
     """Where ``needle`` is written in the front matter, at or after ``after`` (line, col)."""
     lines = source.front.splitlines()
@@ -187,12 +181,9 @@ def cited_at(source: SourceFile) -> Iterator[tuple[str, int, int]]:
     data = source.data or {}
     if data.get("kind") == "sources":
         return
-    body = source.body
-    for citation in find(body, markdown=True):
+    for citation in find(source.body, markdown=True):
         for item in citation.items:
-            line = source.body_line + body.count("\n", 0, item.offset)
-            col = item.offset - (body.rfind("\n", 0, item.offset) + 1) + 1
-            yield item.key, line, col
+            yield item.key, *source.body_position(item.offset)
     for loc, text in strings(data):
         cursor = source.position(loc)
         for citation in find(text):
@@ -205,12 +196,7 @@ def cited_at(source: SourceFile) -> Iterator[tuple[str, int, int]]:
 def citation_problems(
     checked: Iterable[Any], sources_broken: bool = False
 ) -> tuple[dict[str, list[Problem]], list[Problem]]:
-    """Unknown keys (errors, by file) and unused sources (warnings) across the collection.
-
-    ``checked`` are the files that passed their own checks (``crosscheck.Checked``);
-    ``sources_broken``: a sources file cannot be read now, so its keys are not known, and
-    its own problem is the one message (no file is held back for citing it).
-    """
+    """Unknown keys (errors, by file) and unused sources (warnings); none if sources are broken."""
     items = list(checked)
     known = registry(item.record for item in items)
     found: dict[str, list[Problem]] = {}
@@ -250,8 +236,7 @@ def citation_problems(
 
 
 def claim_problems(source: SourceFile, record: AnyRecord) -> list[Problem]:
-    """A claim field (a date, a maker, a place, a history) that neither cites a source nor
-    says "not recorded" or "our inference"; and a sources file's duplicate keys."""
+    """A claim field that neither cites nor says "not recorded" or "our inference"; a key twice."""
     found = []
     if isinstance(record, SourcesRecord):
         seen: dict[str, int] = {}

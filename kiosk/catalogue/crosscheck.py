@@ -1,10 +1,6 @@
-"""Stage 2, validate (across files): what no single file can say about itself.
-
-References between files (a set's games, a flagged card's or picture's note, drafts named by
-published files), duplicate slugs and accession numbers, contested terms left unflagged (in
-cards' words and pictures' alt text and captions), images on disk, a flagged picture placed in
-any page's text, and games a set's deck cannot play. Run by the store over every file that
-passed its own checks.
+"""Stage 2, validate (across files): what no single file can say about itself (references,
+duplicate slugs, unflagged contested words, images on disk, flagged pictures in text, decks a
+game cannot play), run by the store over every file that passed its own checks.
 """
 
 from __future__ import annotations
@@ -17,15 +13,15 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from urllib.parse import unquote
 
-from kiosk.catalogue.citations import CODE_SPAN, FENCE
+from kiosk.catalogue.citations import blank_code
 from kiosk.catalogue.decks import unplayable
 from kiosk.catalogue.pictures import (
     Use,
+    flagged_files,
     picture_id,
     read_made,
     shared_folders,
     state,
-    uses,
     uses_in,
 )
 from kiosk.catalogue.problems import Problem
@@ -53,12 +49,7 @@ def image_problem(
     files: frozenset[str] | None = None,
     links: frozenset[str] = frozenset(),
 ) -> str | None:
-    """Why an image path is unusable, or None: it must name a regular file under images/.
-
-    ``files`` is the set of known image paths (``images/...``, regular files) when the caller
-    has scanned them already, ``links`` the paths there that are not regular files (symbolic
-    links could lead out of the content folder); otherwise the disk is asked.
-    """
+    """Why an image path names no regular file under images/ (``files``: as scanned), or None."""
     pure = PurePosixPath(src)
     if pure.is_absolute() or "\\" in src or ".." in pure.parts or ":" in src:
         return f"image '{src}' must be a path inside the content folder, e.g. images/box.jpg"
@@ -90,13 +81,7 @@ def collection_problems(
     links: frozenset[str] = frozenset(),
     broken: frozenset[tuple[str, str]] = frozenset(),
 ) -> dict[str, list[Problem]]:
-    """Checks across files, in the order given (the first owner of a slug keeps it).
-
-    ``games``/``notes`` are the slugs that will be published; ``files`` the known image paths
-    and ``links`` the paths under images/ that are not regular files; ``broken`` the
-    (kind, slug) of files that cannot be read now: a reference to one holds the file back
-    without a message, the broken file's own problem says it all.
-    """
+    """Checks across files in order (a slug's first owner keeps it); ``broken`` ones hold back."""
     found: dict[str, list[Problem]] = {}
     terms = contested_terms(checked)
     drafts = {(c.record.kind, c.record.key) for c in checked if getattr(c.record, "draft", False)}
@@ -210,8 +195,7 @@ def picture_problems(
     drafts: set[tuple[str, str]],
     broken: frozenset[tuple[str, str]],
 ) -> Iterator[tuple[KeyPath, str]]:
-    """A set's pictures: contested words in an unflagged picture's alt text or caption, and a
-    picture's own flag that is vague or names no published note."""
+    """Contested words in an unflagged picture's alt or caption; a vague or noteless flag."""
     draft = getattr(record, "draft", False)
     for use in uses_in(record):
         where = dotted(use.where)
@@ -258,8 +242,7 @@ def _note_problem(
 
 
 def flagged_where(checked: list[Checked]) -> dict[str, str]:
-    """Each flagged picture file (by its name folded to lower case: some disks ignore case),
-    with where it is flagged, as a curator reads it."""
+    """Where each flagged picture file is flagged, by its case-folded name (some disks fold it)."""
     found: dict[str, str] = {}
     for item in checked:
         for use in uses_in(item.record):
@@ -270,8 +253,7 @@ def flagged_where(checked: list[Checked]) -> dict[str, str]:
 
 
 def shared_names(checked: list[Checked]) -> dict[str, list[tuple[KeyPath, str]]]:
-    """Two originals whose copies would be kept in one folder under derived/ (``a-b.jpg`` and
-    ``a.b.jpg``): one would be shown with the other's copies, so both are refused."""
+    """Originals whose copies would share a folder under derived/: one would show the other's."""
     named = [(item, use) for item in checked for use in uses_in(item.record)]
     shared = shared_folders(use.image.src for _, use in named)
     found: dict[str, list[tuple[KeyPath, str]]] = {}
@@ -291,23 +273,16 @@ def shared_names(checked: list[Checked]) -> dict[str, list[tuple[KeyPath, str]]]
     return found
 
 
-# Where a body names a file: markdown's ![alt](address) (and [text](address): a link to a
-# flagged file is refused too), a reference definition [ref]: address, an HTML <img src=...>.
-# Each pattern is linear in the body, whatever brackets a hostile file piles up.
+# Where a body names a file ((address), [ref]: address, <img src>), each linear in the body
 _INLINE = re.compile(r"\]\([ \t]*\n?[ \t]*(<[^>\n]*>|[^\s)]+)")
 _DEFINITION = re.compile(r"^[ ]{0,3}\[[^\]\n]{1,999}\]:[ \t]*(<[^>\n]*>|\S+)", re.M)
 _IMG_TAG = re.compile(r"<img\b[^<>]{0,4000}>", re.I)
 _SRC = re.compile(r"""\bsrc[ \t\n]*=[ \t\n]*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""", re.I)
 
 
-def _blank(found: re.Match[str]) -> str:
-    return re.sub(r"[^\n]", " ", found.group())
-
-
 def body_images(body: str) -> Iterator[tuple[int, str]]:
-    """(offset, address) of every picture (or link) a body places, outside code (which is
-    shown as text, not fetched)."""
-    masked = CODE_SPAN.sub(_blank, FENCE.sub(_blank, body))
+    """(offset, address) of every picture or link a body places outside code (shown as text)."""
+    masked = blank_code(body)
     for pattern in (_INLINE, _DEFINITION):
         for found in pattern.finditer(masked):
             written = found.group(1)
@@ -320,8 +295,7 @@ def body_images(body: str) -> Iterator[tuple[int, str]]:
 
 
 def picture_file(address: str) -> str | None:
-    """The file under images/ a body's address names, as a browser would fetch it (entities
-    and %-escapes decoded, ./ and ../ resolved), or None when it names none."""
+    """The file under images/ an address names, resolved as a browser would, or None."""
     path = unquote(html.unescape(address.strip())).split("#", 1)[0].split("?", 1)[0]
     if not path or ":" in path.split("/", 1)[0] or path.startswith(("/", "\\")):
         return None
@@ -332,8 +306,7 @@ def picture_file(address: str) -> str | None:
 def body_picture_problems(
     source: SourceFile, flagged: dict[str, str], content_dir: Path | None = None
 ) -> Iterator[tuple[int, int, str]]:
-    """(line, col, message) for each picture a file's text places that is flagged: a page's
-    text has no cover, so it would show the picture uncovered."""
+    """(line, col, message) for each flagged picture a file's text places: text has no cover."""
     if not flagged and content_dir is None:
         return
     body = source.body
@@ -346,11 +319,8 @@ def body_picture_problems(
             if made is None or not made.covered:
                 continue
             flagged = {**flagged, name.casefold(): "covered when `kiosk images` last ran"}
-        line = source.body_line + body.count("\n", 0, offset)
-        col = offset - (body.rfind("\n", 0, offset) + 1) + 1
         yield (
-            line,
-            col,
+            *source.body_position(offset),
             f"the picture '{name}' is flagged ({flagged[name.casefold()]}): a page's text"
             " would show it without its cover, so remove it here (link to the set's page,"
             " where it is covered, instead)",
@@ -358,10 +328,8 @@ def body_picture_problems(
 
 
 def picture_warnings(checked: list[Checked], content_dir: Path) -> list[Problem]:
-    """A picture whose copies ``kiosk images`` has not made, or made before the original or
-    its flag changed: the kiosk shows only the copies, so a visitor would not see it as it is
-    now. Said once a file, at the first place it is named."""
-    covered = frozenset(use.image.src for use in uses(c.record for c in checked) if use.flag)
+    """Pictures whose copies are missing or stale (a visitor sees only copies), once a file."""
+    covered = flagged_files(c.record for c in checked)
     found: list[Problem] = []
     said: set[str] = set()
     for item in checked:

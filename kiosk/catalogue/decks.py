@@ -1,12 +1,5 @@
 """Stage 5, decks: a set record → the cards the engines play with, and what they are called.
-
-Flagged cards (``content_note``) stay out of every playable deck unless asked for: Snap
-tolerates missing cards, and contested imagery is never a game piece (docs/architecture.md).
-
-A card's name is made in one place, the record's ``name`` (for a card the record does not
-name, the curator's plain "Sally Cross: second card"). The engines get it as it is (the game
-words say it as "Sally Cross's second card"); :func:`card_name` says it the same way for the
-drawings' titles and every picture's alt text.
+Flagged cards stay out of every playable deck: contested imagery is never a game piece.
 """
 
 from __future__ import annotations
@@ -22,24 +15,12 @@ def flagged_faces(set_record: SetRecord) -> list[CardFace]:
     return [face for face in set_record.cards if face.content_note is not None]
 
 
-def _unrecorded_parts(face: CardFace) -> tuple[str, str] | None:
-    """An unrecorded card's plain name "Sally Cross: second card" split into family and card."""
-    if face.recorded or not face.family:
-        return None
-    family, colon, rest = face.name.partition(":")
-    if colon and family.strip() == face.family and rest.strip():
-        return face.family, rest.strip()
-    return None
-
-
 def card_name(face: CardFace) -> str:
-    """The name a child can say aloud: the printed name, or "Sally Cross's second card".
-
-    A card the record does not name is given a plain name by the curator in the form
-    ``Family: second card``; it is said as the family's card, never as a placeholder.
-    """
-    parts = _unrecorded_parts(face)
-    return f"{parts[0]}'s {parts[1]}" if parts else face.name
+    """The name a child can say aloud: the printed name, or "Sally Cross's second card"."""
+    family, _, card = face.name.partition(":")  # an unrecorded card: "Sally Cross: second card"
+    if not face.recorded and face.family and face.family == family.strip() and card.strip():
+        return f"{face.family}'s {card.strip()}"
+    return face.name
 
 
 def match_key(set_record: SetRecord, face: CardFace) -> str:
@@ -75,9 +56,7 @@ def deck_for(set_record: SetRecord, include_flagged: bool = False) -> list[Card]
 
 
 def game_deck(set_record: SetRecord, game: str) -> list[Card]:
-    """The deck ``game`` deals from the set's playable cards (flagged ones always out), by the
-    game's own recipe: the one answer to "can this set play this game, with which deck"
-    (raises DeckRefused, saying why not in a curator's words)."""
+    """The deck ``game`` deals from the set's unflagged cards, or DeckRefused saying why not."""
     return registry.game(game).deck(deck_for(set_record, include_flagged=False))
 
 

@@ -1,8 +1,5 @@
-"""The words visitors read for a game's rule variants and computer levels, from its game file.
-
-The engine knows a variant by its name, options and source; what a visitor reads (its title
-and one line) is the curators', in the game file's ``variants:`` and ``levels:``. A game
-without its file (a catalogue of sets alone) falls back to the names, never to an error.
+"""The words visitors read for a game's variants and levels, from its game file (the
+curators'); a game without its file falls back to the engine's names, never to an error.
 """
 
 from __future__ import annotations
@@ -35,8 +32,7 @@ class ShownLevel:
     names: tuple[str, ...] = ()  # what its computer players are called at the table
 
     def player_names(self, count: int) -> list[str]:
-        """Names for ``count`` computer players of this level, in seat order: the game file's,
-        then (if it gives too few, or none) the level's title with a number."""
+        """The game file's names for ``count`` players, then the level's title with a number."""
         named = list(self.names[:count])
         return named + [f"{self.title} {n + 1}" for n in range(len(named), count)]
 

@@ -1,9 +1,5 @@
 """Links between the kiosk's own pages, checked: a link to no page is an error at its
-``path:line:col``, and a page no visitor can reach a warning (notes are reached from
-the cards they explain, or from links).
-
-Addresses mirror the views' routes (``kiosk.web.pages``, ``rules``, ``printing``,
-``play``); a test holds ``LINKED_BY_THE_KIOSK`` to the pages the templates link to.
+``path:line:col``, a page no visitor can reach a warning; addresses mirror the views' routes.
 """
 
 from __future__ import annotations
@@ -12,7 +8,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from kiosk.catalogue.citations import CODE_SPAN, FENCE
+from kiosk.catalogue.citations import blank_code
 from kiosk.catalogue.problems import Problem, did_you_mean
 from kiosk.catalogue.schema import PageRecord, SetRecord
 
@@ -23,29 +19,17 @@ FIXED = frozenset({"/", "/sets/", "/games/", "/rules/", "/patterns", "/curators/
 # Addresses served from files, not pages: not checked here (images have their own check)
 FILES = ("/media/", "/static/", "/cards/")
 
-# A markdown link or image's address, or an HTML href, that starts at the site's root (not
-# "//host", nor "/\host" or "/&#9;/host", which a browser also reads as another site: the
-# sanitiser's warning covers those)
+# A markdown or HTML address from the site's root (not "//host", "/\host" or "/&#9;/host")
 LINK = re.compile(
     r"\]\(\s*<?(?P<md>/(?![/\\\s&])[^)\s>]*)|href=[\"'](?P<html>/(?![/\\\s&])[^\"']*)[\"']"
 )
 
 
-def _blank_code(body: str) -> str:
-    """The body with code blocks and spans blanked (same length): links there are text."""
-    spaces = lambda m: re.sub(r"[^\n]", " ", m[0])  # noqa: E731
-    return CODE_SPAN.sub(spaces, FENCE.sub(spaces, body))
-
-
 def links_in(source: Any) -> Iterable[tuple[str, int, int]]:
     """Every root-relative address in a file's body, with its file line and column."""
-    body = _blank_code(source.body)
-    for match in LINK.finditer(body):
+    for match in LINK.finditer(blank_code(source.body)):
         group = "md" if match["md"] is not None else "html"
-        start = match.start(group)
-        line = body.count("\n", 0, start)
-        col = start - (body.rfind("\n", 0, start) + 1) + 1
-        yield match[group], source.body_line + line, col
+        yield match[group], *source.body_position(match.start(group))
 
 
 def _why_not(address: str, kinds: dict[str, dict[str, Any]]) -> str | None:
@@ -85,9 +69,7 @@ def _why_not(address: str, kinds: dict[str, dict[str, Any]]) -> str | None:
 def link_problems(
     items: Iterable[Any], complete: bool = True
 ) -> tuple[dict[str, list[Problem]], list[Problem]]:
-    """Broken links (errors, by file) and pages nothing links to (warnings);
-    ``complete``: every file could be read (else the unread one may hold the only link, and
-    its own problem is the one message)."""
+    """Broken links (errors, by file) and unreached pages (warnings, only when ``complete``)."""
     items = list(items)
     kinds: dict[str, dict[str, Any]] = {}
     for item in items:

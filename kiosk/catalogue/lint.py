@@ -1,17 +1,13 @@
-"""Warnings: what the kiosk would silently drop from a file, said to the curator at its line.
-
-A warning never keeps a file from being shown (the sanitiser makes the body safe whatever
-it holds); it tells the curator that a visitor will not see what they wrote: each tag,
-attribute, link or picture the sanitiser removed (as the render found it, so nothing it
-removes goes unsaid), a value too long for a page, a colour the cards cannot draw.
+"""Warnings: what a visitor will not see of what the curator wrote (what the sanitiser
+removed, a value too long for a page, a colour the cards cannot draw), at its line.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from typing import Any
 
+from kiosk.catalogue.citations import CODE_SPAN, blank, strings
 from kiosk.catalogue.problems import Problem
 from kiosk.catalogue.read import SourceFile
 from kiosk.catalogue.render import Audit
@@ -51,20 +47,14 @@ EMBEDS = {"iframe", "object", "embed"}
 MAX_REMOVALS_SAID = 20  # per file: a file of a thousand tags needs one look, not a thousand
 MORE = "write the body in markdown, and check it again"
 
-# Limits on one value of the front matter: far beyond any real record (the longest title
-# today is 73 characters, the longest other text 395), and short enough for a page to hold.
+# Limits on one value: far beyond any real one (a title 73 characters, a text 395), for a page
 TITLE_FIELDS = {"title", "name", "historic_title"}
 MAX_TITLE = 200
 MAX_TEXT = 2_000
 
-CODE_SPAN = re.compile(r"(?<!\\)(`+)(.+?)(?<!`)\1(?!`)", re.S)
 COLOUR = re.compile(r"#[0-9a-fA-F]{6}|#[0-9a-fA-F]{3}")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _SCHEME = re.compile(r"^[\x00-\x20]*([a-zA-Z][a-zA-Z0-9+.-]*):")
-
-
-def _blank(found: re.Match[str]) -> str:
-    return re.sub(r"[^\n]", " ", found.group())
 
 
 def _shown(value: str, limit: int = 60) -> str:
@@ -74,8 +64,7 @@ def _shown(value: str, limit: int = 60) -> str:
 
 
 def _messages(tag: str, tag_gone: bool, attrs: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
-    """(attribute or "", message) for one element the sanitiser changed: a tag that goes is
-    one warning (what matters most of it), each attribute that goes from a kept tag one."""
+    """(attribute or "", message): one for a tag that goes, one for each attribute of a kept tag."""
     names = [name for name, _ in attrs]
     if tag_gone:
         handler = next((name for name in names if name.startswith("on")), None)
@@ -110,16 +99,11 @@ def _messages(tag: str, tag_gone: bool, attrs: Sequence[tuple[str, str]]) -> lis
 
 
 def removal_warnings(source: SourceFile, audit: Audit) -> Iterator[Problem]:
-    """A warning for each thing the sanitiser took out of the body (``render.Audit``), at the
-    line and column where it is written (code spans are never searched: they are shown)."""
+    """A warning at its line and column for each thing the ``Audit`` says the sanitiser took out."""
     body = source.body
-    masked = CODE_SPAN.sub(_blank, body)
+    masked = CODE_SPAN.sub(blank, body)
     cursor = said = 0
-
-    def position(offset: int) -> tuple[int, int]:
-        line = source.body_line + body.count("\n", 0, offset)
-        return line, offset - (body.rfind("\n", 0, offset) + 1) + 1
-
+    position = source.body_position
     for start_tag, tag, tag_gone, attrs in audit.removed:
         # raw HTML reaches the renderer's output as written (outside code, where markdown
         # did not see code); what markdown made ([x](javascript:…)) is found by its value
@@ -151,29 +135,20 @@ def removal_warnings(source: SourceFile, audit: Audit) -> Iterator[Problem]:
 def length_warnings(source: SourceFile) -> Iterator[Problem]:
     """A value of the front matter longer than any page can hold (it is still shown)."""
 
-    def walk(value: Any, loc: tuple[str | int, ...]) -> Iterator[Problem]:
-        if isinstance(value, dict):
-            for key, item in value.items():
-                yield from walk(item, (*loc, key))
-        elif isinstance(value, list):
-            for i, item in enumerate(value):
-                yield from walk(item, (*loc, i))
-        elif isinstance(value, str):
-            name = next((part for part in reversed(loc) if isinstance(part, str)), "")
-            title = name in TITLE_FIELDS
-            limit = MAX_TITLE if title else MAX_TEXT
-            if len(value) > limit:
-                what = f"a {name}" if title else "a value"
-                yield Problem(
-                    source.path,
-                    *source.position(loc),
-                    f"{dotted(loc)}: {len(value):,} characters, more than the {limit:,}"
-                    f" {what} may have: shorten it (the kiosk shows it whole, and a page"
-                    " cannot hold it)",
-                    level="warning",
-                )
-
-    yield from walk(source.data or {}, ())
+    for loc, value in strings(source.data or {}):
+        name = next((part for part in reversed(loc) if isinstance(part, str)), "")
+        title = name in TITLE_FIELDS
+        limit = MAX_TITLE if title else MAX_TEXT
+        if len(value) > limit:
+            what = f"a {name}" if title else "a value"
+            yield Problem(
+                source.path,
+                *source.position(loc),
+                f"{dotted(loc)}: {len(value):,} characters, more than the {limit:,}"
+                f" {what} may have: shorten it (the kiosk shows it whole, and a page"
+                " cannot hold it)",
+                level="warning",
+            )
 
 
 def colour_warnings(source: SourceFile) -> Iterator[Problem]:
@@ -192,8 +167,7 @@ def colour_warnings(source: SourceFile) -> Iterator[Problem]:
 
 
 def warnings_of(source: SourceFile, audit: Audit | None = None) -> list[Problem]:
-    """Every warning for one file, in file order; ``audit`` is what the sanitiser took out of
-    its body (from the render that publishes it)."""
+    """Every warning for one file, in file order (``audit``: from the render that publishes it)."""
     if source.data is None:
         return []
     return sorted(

@@ -1,11 +1,6 @@
-"""How each card of a set is told apart at a glance: its emblem and its ink, chosen here.
-
-These are decisions about content, not drawing (no Flask, no SVG), so the catalogue's checks
-can name an unknown emblem or a pale colour, and the web layer's drawings
-(:mod:`kiosk.web.cardfaces`) draw whatever is chosen. The kiosk draws no people: an emblem is
-always an object (an anchor, a crown, a wheel). A set's emblems and inks are chosen for the
-whole set at once (:func:`set_looks`), so cards that do not match never share an emblem, and a
-family's four cards share theirs.
+"""How each card of a set is told apart at a glance: its emblem (always an object, never a
+person) and its ink, chosen here so the checks can name a bad one; ``kiosk.web.cardfaces``
+draws whatever is chosen.
 """
 
 from __future__ import annotations
@@ -31,9 +26,7 @@ PALETTE = (
     "#37474f",
 )
 
-# The emblems, in the order free ones are handed out once the words have had their say; also
-# the names a curator may write as ``emblem:`` (docs/curators.md, /curators/emblems). Each is
-# drawn by kiosk.web.cardfaces.emblems, keyed by these names.
+# The emblems a curator may write (docs/curators.md), in the order free ones are handed out
 EMBLEM_ORDER: tuple[str, ...] = (
     "crown",
     "anchor",
@@ -103,9 +96,6 @@ EMBLEM_WORDS: tuple[tuple[str, str], ...] = (
 MIN_CONTRAST = 4.5  # WCAG 2.2 AA: cream words on a face's ink, and the ink's words on cream
 
 
-# --------------------------------------------------------------------------- colours
-
-
 def palette_colour(key: str) -> str:
     """A stable ink for a face: the same face always gets the same colour."""
     digest = hashlib.sha1(key.encode("utf-8")).digest()
@@ -138,9 +128,6 @@ def colour_problem(colour: str) -> str | None:
     return None
 
 
-# --------------------------------------------------------------------------- emblems
-
-
 def _word_emblem(name: str) -> str | None:
     """The emblem a card's words ask for ("Jolly Jack Tar" → anchor), or None."""
     lowered = name.casefold()
@@ -153,9 +140,6 @@ def _word_emblem(name: str) -> str | None:
 def emblem_for(name: str) -> str:
     """The emblem's key for a card name on its own (``rosette`` when no word matches)."""
     return _word_emblem(name) or "rosette"
-
-
-# --------------------------------------------------------------------------- looks
 
 
 @dataclass(frozen=True)
@@ -172,10 +156,7 @@ def look_for(face: CardFace) -> Look:
 
 
 def _pictures(set_record: SetRecord) -> dict[str, list[CardFace]]:
-    """The set's faces grouped as Snap matches them (a family, or one picture), in set order.
-
-    Flagged faces are left out: they are drawn as their historic title only, no emblem.
-    """
+    """The unflagged faces grouped as Snap matches them (flagged ones are drawn as words)."""
     groups: dict[str, list[CardFace]] = {}
     for face in set_record.cards:
         if face.content_note is None:
@@ -191,32 +172,21 @@ def _chosen(faces: list[CardFace]) -> tuple[str | None, str | None]:
 
 
 def _wanted(faces: list[CardFace]) -> tuple[str | None, str]:
-    """The emblem and ink a picture asks for: the curator's ``emblem:`` and ``colour:`` first,
-    else by its family's or its printed name's words."""
+    """The emblem and ink a picture asks for: the curator's, else its family's or name's words."""
     emblem, colour = _chosen(faces)
-    if emblem or colour:
-        guessed = _wanted_by_words(faces)
-        return emblem or guessed[0], colour or guessed[1]
-    return _wanted_by_words(faces)
-
-
-def _wanted_by_words(faces: list[CardFace]) -> tuple[str | None, str]:
-    """The emblem and ink a picture's words ask for (its family's, or its printed name's)."""
     first = faces[0]
     if first.family:
-        return _word_emblem(first.family), palette_colour(first.family)
-    words = _word_emblem(first.name) if first.recorded else None
-    return words, palette_colour(first.key)
+        words, ink = _word_emblem(first.family), palette_colour(first.family)
+    else:
+        words = _word_emblem(first.name) if first.recorded else None
+        ink = palette_colour(first.key)
+    return emblem or words, colour or ink
 
 
 def _assign(
     wanted: dict[str, str | None], choices: tuple[str, ...], first: list[str] | None = None
 ) -> dict[str, str]:
-    """Each key gets its wanted choice if no earlier key took it, else the next free one;
-    the keys in ``first`` (a curator's choices) are served before the rest.
-
-    Once every choice is taken they are used again in turn (only inks ever run out).
-    """
+    """Each key its wanted choice unless taken (``first`` served first), else the next free."""
     out: dict[str, str] = {}
     order = [*(first or []), *(k for k in wanted if k not in (first or []))]
     for key, want in ((k, wanted[k]) for k in order):
@@ -229,12 +199,7 @@ def _assign(
 
 
 def set_looks(set_record: SetRecord) -> dict[str, Look]:
-    """Every face's look, keyed by face slug, chosen for the whole set at once.
-
-    Cards that match (the same picture, or one family) share a look; cards that do not
-    match never share an emblem, and share an ink only when the set has more pictures
-    than the palette has inks.
-    """
+    """Every face's look by slug, chosen at once: matching cards share one, others no emblem."""
     groups = _pictures(set_record)
     wants = {key: _wanted(faces) for key, faces in groups.items()}
     chosen = {key: _chosen(faces) for key, faces in groups.items()}

@@ -1,10 +1,5 @@
-"""Photographs in the content: where each is used, whether it is covered, and the files made
-from it (``kiosk images``) that the kiosk serves instead of the curator's original.
-
-The cover belongs to the picture *file*: a file is flagged if any record that names it flags
-it (a picture's own ``content_note``, or a flagged card's front), wherever else it is named.
-No Pillow here: reads the records, the ``made.json`` that ``kiosk images`` writes and the
-originals' bytes (to tell when one changed), so ``kiosk check`` can say what is not made yet.
+"""Photographs in the content: where each is used, whether its *file* is covered (flagged by
+any record naming it), and the copies ``kiosk images`` made of it; no Pillow here.
 """
 
 from __future__ import annotations
@@ -77,8 +72,7 @@ def picture_id(src: str) -> str:
 
 
 def shared_folders(srcs: Iterable[str]) -> dict[str, tuple[str, ...]]:
-    """Originals whose names make the same folder under derived/ (``a-b.jpg`` and ``a.b.jpg``,
-    ``Box.jpg`` and ``box.jpg``): each would be served the other's copies, so neither is made."""
+    """Originals whose names make one folder under derived/: each would get the other's copies."""
     by_id: dict[str, set[str]] = {}
     for src in srcs:
         by_id.setdefault(picture_id(src), set()).add(src)
@@ -99,8 +93,7 @@ class Made:
     width: int  # the original's size, in pixels
     height: int
     widths: tuple[int, ...]  # the srcset widths made, in each of FORMATS
-    # flagged when it was made: the web layer keeps it covered even if the record that flags
-    # it is held back by a mistake (a file that cannot be read flags nothing)
+    # flagged when made: kept covered even while the record that flags it is held back
     covered: bool = False
 
     def height_at(self, width: int) -> int:
@@ -116,8 +109,7 @@ class Made:
 
 
 def widths_for(width: int) -> tuple[int, ...]:
-    """The srcset widths for an original ``width`` wide: the standard ones it can fill, and
-    itself where it is narrower than the widest (a small original is never enlarged)."""
+    """The srcset widths an original can fill, and its own below the widest (never enlarged)."""
     made = tuple(w for w in WIDTHS if w <= width)
     return made if made and made[-1] == WIDTHS[-1] else (*made, width)
 
@@ -143,31 +135,22 @@ State = Literal["made", "stale", "missing"]
 
 def sha256_of(path: Path) -> str:
     """The hex SHA-256 of a file's bytes, read in blocks (an original may be large)."""
-    digest = hashlib.sha256()
     with path.open("rb") as f:
-        for block in iter(lambda: f.read(1 << 16), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-def _digest_now(path: Path) -> str | None:
-    """``sha256_of(path)``; None if it is no file."""
-    try:
-        return sha256_of(path)
-    except OSError:
-        return None
+        return hashlib.file_digest(f, "sha256").hexdigest()
 
 
 def state(content_dir: Path, src: str, covered: bool = False) -> State:
-    """``made`` if the derived files match the original (and its cover), ``stale`` if the
-    original changed since or was flagged or unflagged, ``missing`` if nothing was made."""
+    """Whether the copies match the original and its cover (``made``), or not (``stale``)."""
     made = read_made(content_dir, src)
     if made is None:
         return "missing"
     original = content_dir / src
     if made.src != src or made.covered != covered or not original.is_file():
         return "stale"  # another original's copies (two names, one folder), or a flag changed
-    return "made" if made.sha256 == _digest_now(original) else "stale"
+    try:
+        return "made" if made.sha256 == sha256_of(original) else "stale"
+    except OSError:
+        return "stale"
 
 
 def scale_factors(width: int, height: int) -> tuple[int, ...]:
@@ -181,8 +164,7 @@ def scale_factors(width: int, height: int) -> tuple[int, ...]:
 def tiles(
     width: int, height: int
 ) -> Iterator[tuple[tuple[int, int, int, int], tuple[int, int], str]]:
-    """Every level-0 tile a viewer asks for: (region in the original, size made, path under
-    the image service), in the addresses OpenSeadragon (and so Mirador) builds for IIIF 3."""
+    """Every level-0 tile (region, size, path) at the addresses OpenSeadragon builds for IIIF 3."""
     for s in scale_factors(width, height):
         level_w, level_h = math.ceil(width / s), math.ceil(height / s)
         if level_w < TILE and level_h < TILE:
@@ -216,9 +198,7 @@ def info_json(made: Made) -> dict:
 
 
 def size_paths(made: Made) -> Iterator[tuple[tuple[int, int], str]]:
-    """The whole-picture sizes the info.json lists, smallest first, with their paths: one a
-    zoom level (OpenSeadragon 5, in Mirador, reads a list as long as the levels as the
-    levels themselves, so any other sizes there would send it for tiles never made)."""
+    """One whole-picture size a zoom level: OpenSeadragon 5 reads the sizes as its levels."""
     for s in reversed(scale_factors(made.width, made.height)):
         w, h = math.ceil(made.width / s), math.ceil(made.height / s)
         size = "max" if s == 1 else f"{w},{h}"
@@ -243,8 +223,7 @@ RIGHTS_NAMES = {
 
 
 def rights_name(rights: str) -> str:
-    """``https://creativecommons.org/licenses/by-nc/4.0/`` → ``CC BY-NC 4.0``; a
-    rightsstatements.org address → its statement's name."""
+    """A rights address in a visitor's words: ``CC BY-NC 4.0``, or a statement's name."""
     parts = [p for p in rights.split("://", 1)[-1].split("/") if p]
     if parts and parts[0] == "rightsstatements.org" and len(parts) >= 3:
         return RIGHTS_NAMES.get(parts[2], parts[2])
@@ -269,6 +248,5 @@ PRINTABLE = (
 
 
 def printable(rights: str) -> bool:
-    """Whether the rights allow the picture in a page the visitor prints and keeps: an open
-    licence or no known copyright; "In Copyright" and the undetermined ones do not."""
+    """Whether a visitor may print the picture and keep it (an open licence, no known copyright)."""
     return any(mark in rights for mark in PRINTABLE)

@@ -1,8 +1,5 @@
-"""Stage 1, read: bytes → text → front matter (YAML, safe) + markdown body, keeping positions.
-
-Every key path in the front matter, e.g. ``("cards", 3, "content_note", "note")``, is mapped
-to its line and column in the FILE (1-based), so later stages can point curators at the spot.
-Nothing here raises for bad content: problems are collected and returned.
+"""Stage 1, read: bytes → text → front matter (safe YAML) + markdown body, with every key
+path's file line and column so later stages can point at the spot; never raises for content.
 """
 
 from __future__ import annotations
@@ -19,8 +16,7 @@ from kiosk.catalogue.yaml_slips import explain
 KeyPath = tuple[str | int, ...]
 Position = tuple[int, int]
 
-# Limits on one curator's file (docs/curators.md, "Limits"): far beyond any real record, and
-# small enough that reading, parsing and rendering stay quick whatever the file holds.
+# Limits on one file (docs/curators.md, "Limits"): far beyond any real record, and quick to read
 MAX_FILE_BYTES = 256 * 1024
 MAX_YAML_DEPTH = 20  # mappings and lists inside each other in the front matter
 
@@ -36,11 +32,7 @@ HINTS = {
 
 
 class ContentLoader(yaml.SafeLoader):
-    """The safe loader, except that dates stay text: "1797-12" or "1950-01-01" is historic text.
-
-    Pure Python on purpose: libyaml words its errors differently, and curators (and tests)
-    should see the same message on every machine.
-    """
+    """The safe loader in pure Python (the same errors everywhere), dates kept as historic text."""
 
     def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
         """Refuse aliases before any expansion, and nesting before the composer's recursion."""
@@ -95,6 +87,11 @@ class SourceFile:
                 return self.positions[path]
             path = path[:-1]
         return self.positions.get((), (1, 1))
+
+    def body_position(self, offset: int) -> Position:
+        """The file line and column of ``offset`` in the body."""
+        line = self.body_line + self.body.count("\n", 0, offset)
+        return line, offset - (self.body.rfind("\n", 0, offset) + 1) + 1
 
     def key_position(self, path: KeyPath) -> Position:
         """Where the key of ``path`` is written (for sequence items: where the item starts)."""
@@ -235,8 +232,7 @@ TOP_LEVEL = re.compile(r"^(kind|slug|accession):[ \t]*[\"']?([^\"'#\n]*?)[\"']?[
 
 
 def claimed_key(source: SourceFile) -> tuple[str, str] | None:
-    """(kind, slug) that a file which could not be read seems to define, from its plain
-    top-level lines: its references are not reported as unknown while it is broken."""
+    """The (kind, slug) an unreadable file seems to define: its references are not reported."""
     found = {name: value.strip() for name, value in TOP_LEVEL.findall(source.front)}
     kind, slug = found.get("kind"), found.get("slug")
     if not slug and found.get("accession"):

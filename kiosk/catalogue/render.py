@@ -1,17 +1,6 @@
-"""Stage 3, render: the markdown body → HTML, then sanitised with nh3.
-
-Markdown passes raw HTML straight through, so the sanitiser is what stands between a
-pasted snippet and the page: no ``<script>``, no ``on*=`` handler, no ``javascript:`` URL.
-Images may only come from the content folder's ``images/`` and are served under
-``MEDIA_PREFIX`` (see ``kiosk.web.content``). Every render also says what the sanitiser took
-out (an :class:`Audit` of the markdown's HTML against the same allow-lists), so that nothing
-is removed without the curator being told (``kiosk.catalogue.lint``).
-
-Python-Markdown has inputs that take minutes (``[a](`` repeated) or recurse past Python's
-limit (thousands of nested ``[``), so the catalogue renders through :func:`render_bounded`:
-nesting is checked first, then the markdown is rendered in a child process
-(``render_worker``) that is stopped after ``RENDER_SECONDS`` and cannot grow past
-``WORKER_MEMORY_BYTES``.
+"""Stage 3, render: markdown → HTML sanitised by nh3 (no script, handler or javascript: URL),
+with an ``Audit`` of what it removed for the curator (``lint``); content files render through
+``render_bounded``: nesting checked, then a child process capped in time and memory.
 """
 
 from __future__ import annotations
@@ -80,7 +69,6 @@ TAGS = {
     "td",
     "caption",
 }
-# h1 is the page's own title; a body's "# heading" is kept as text of an h2 (see _demote).
 ATTRIBUTES = {
     "a": {"href", "title"},
     "abbr": {"title"},
@@ -96,19 +84,17 @@ URL_SCHEMES = {"http", "https", "mailto"}
 CLEAN_CONTENT = {"script", "style"}
 
 
-def media_url(src: str, prefix: str = MEDIA_PREFIX) -> str | None:
+def media_url(src: str) -> str | None:
     """``images/box.jpg`` → ``/media/images/box.jpg``; None unless inside ``images/``."""
     if not src or urlsplit(src).scheme or src.startswith(("/", "\\")) or "\\" in src:
         return None
     clean = normpath(src)
     if clean.startswith("..") or not clean.startswith("images/"):
         return None
-    return prefix + clean
+    return MEDIA_PREFIX + clean
 
 
-# Browsers drop tabs and newlines anywhere in a URL and controls or spaces around it, and read
-# a backslash as a slash: "/\\evil.example" and "java\tscript:" are what they would follow.
-# No link of ours needs a backslash or a control character, so such a link is dropped.
+# Browsers drop tabs, newlines and controls in URLs and read "\\" as "/": such a link is dropped
 _TAB_OR_NEWLINE = re.compile(r"[\t\n\r]")
 _AROUND = re.compile(r"^[\x00-\x20]+|[\x00-\x20]+$")
 _NEVER = re.compile(r"[\\\x00-\x1f\x7f]")
@@ -125,30 +111,23 @@ def _link_ok(value: str) -> bool:
     return not url.startswith("//")  # no scheme-relative links to other hosts
 
 
-def _make_filter(prefix: str):
-    def attribute_filter(tag: str, attr: str, value: str) -> str | None:
-        if tag == "img" and attr == "src":
-            return media_url(value, prefix)
-        if attr in {"href", "cite"}:
-            return value if _link_ok(value) else None
-        return value
-
-    return attribute_filter
+def _attribute_filter(tag: str, attr: str, value: str) -> str | None:
+    """Pictures only from images/, links only where ``_link_ok`` allows."""
+    if tag == "img" and attr == "src":
+        return media_url(value)
+    if attr in {"href", "cite"}:
+        return value if _link_ok(value) else None
+    return value
 
 
-def _demote(html: str) -> str:
-    """A body's ``<h1>`` becomes ``<h2>``: the page title is the only h1 (WCAG heading order)."""
-    return html.replace("<h1", "<h2").replace("</h1>", "</h2>")
-
-
-def sanitise(html: str, prefix: str = MEDIA_PREFIX) -> str:
-    """Keep a safe subset of HTML: allowed tags, attributes and URL schemes only."""
+def sanitise(html: str) -> str:
+    """Keep a safe subset of HTML; a body's h1 becomes h2, as the page title is the only h1."""
     return nh3.clean(
-        _demote(html),
+        html.replace("<h1", "<h2").replace("</h1>", "</h2>"),
         tags=TAGS,
         clean_content_tags=CLEAN_CONTENT,
         attributes=ATTRIBUTES,
-        attribute_filter=_make_filter(prefix),
+        attribute_filter=_attribute_filter,
         url_schemes=URL_SCHEMES,
         strip_comments=True,
         link_rel="noopener noreferrer",
@@ -166,36 +145,31 @@ def _converter() -> markdown.Markdown:
     return md
 
 
-def render_markdown(text: str, prefix: str = MEDIA_PREFIX) -> str:
+def render_markdown(text: str) -> str:
     """Markdown → safe HTML, the way every body in the catalogue is shown."""
-    return render_audited(text, prefix)[0]
+    return render_audited(text)[0]
 
 
-def render_audited(text: str, prefix: str = MEDIA_PREFIX) -> tuple[str, Audit]:
-    """Markdown → safe HTML, and what the sanitiser removed from the markdown's HTML; each
-    ``[@key]`` citation is left in it as a token (``citations.mark``) for the page's notes."""
+def render_audited(text: str) -> tuple[str, Audit]:
+    """Safe HTML and what the sanitiser removed; citations stay as tokens for the page's notes."""
     md = _converter()
     try:
         html = md.convert(mark(text))
     finally:
         md.reset()
-    return sanitise(html, prefix), removed_by_sanitiser(html)
+    return sanitise(html), removed_by_sanitiser(html)
 
-
-# ----------------------------------------------------------------- what the sanitiser removes
 
 AUDITED = 100  # elements kept in an audit (the curator is told of the first 20, then a count)
 AUDITED_CHARS = 1_000  # of a start tag or a value kept in an audit (enough to find it again)
 
-# One element the sanitiser changed: its start tag as written, its tag name, whether the tag
-# itself goes, and the (attribute, value) pairs that go.
+# One element changed: its start tag, tag name, whether it goes, the (attribute, value)s that go
 Removal = tuple[str, str, bool, tuple[tuple[str, str], ...]]
 
 
 @dataclass(frozen=True)
 class Audit:
-    """What the sanitiser removed from one body: the first ``AUDITED`` elements it changed,
-    and how many more it changed after them."""
+    """What the sanitiser removed from one body: the first ``AUDITED`` elements, then a count."""
 
     removed: tuple[Removal, ...] = ()
     more: int = 0
@@ -205,15 +179,12 @@ class Audit:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Audit:
-        removed = tuple(
-            (str(start), str(tag), bool(gone), tuple((str(n), str(v)) for n, v in attrs))
-            for start, tag, gone, attrs in data.get("removed", ())
-        )
-        return cls(removed, int(data.get("more", 0)))
+        """The audit back from the worker's JSON, its lists tuples again (an Audit is compared)."""
+        removed = data["removed"]
+        return cls(tuple((s, t, g, tuple(map(tuple, a))) for s, t, g, a in removed), data["more"])
 
 
-# Python-Markdown writes a table column's alignment as a style, and a fence's language as a
-# class, which the kiosk's look replaces: neither is something a curator wrote as HTML
+# Python-Markdown's own alignment styles and fence classes: never HTML the curator wrote
 _ALIGNMENT = re.compile(r"text-align:\s*(left|right|center);?")
 _LANGUAGE = re.compile(r"language-[\w+-]+")
 
@@ -253,8 +224,7 @@ class _Auditor(HTMLParser):
     handle_startendtag = handle_starttag
 
     def parse_marked_section(self, i: int, report: int = 1) -> int:
-        """``<![x …`` that is no CDATA is a bogus comment up to the next ``>``, as browsers and
-        the sanitiser read it (Python 3.11's parser raises AssertionError on it)."""
+        """``<![x …`` is a bogus comment to browsers and nh3; Python 3.11's parser raises on it."""
         try:
             return super().parse_marked_section(i, report)
         except AssertionError:
@@ -268,8 +238,6 @@ def removed_by_sanitiser(html: str) -> Audit:
     audit.close()
     return Audit(tuple(audit.removed), audit.more)
 
-
-# ----------------------------------------------------------------- bounds on hostile markdown
 
 MAX_NESTING = 16  # brackets inside brackets, quotes inside quotes: real text uses two or three
 MAX_INDENT = 64  # columns of indentation (a list nested 16 deep)
@@ -314,22 +282,21 @@ def check_nesting(text: str) -> None:
 
 
 class _Worker:
-    """One child process (``kiosk.catalogue.render_worker``) that renders markdown, one body at
-    a time over its pipes; replaced when a render overruns, stopped when left idle."""
+    """The ``render_worker`` child, one body at a time: replaced on an overrun, stopped idle."""
 
     def __init__(self) -> None:
         self._proc: subprocess.Popen[bytes] | None = None
         self._lock = threading.Lock()
         self._idle: threading.Timer | None = None
 
-    def render(self, text: str, prefix: str, seconds: float) -> tuple[str, Audit]:
-        """``render_audited`` in the child; RenderProblem if it takes over ``seconds``."""
+    def render(self, text: str) -> tuple[str, Audit]:
+        """``render_audited`` in the child; RenderProblem if it takes over ``RENDER_SECONDS``."""
         with self._lock:
             if self._idle is not None:
                 self._idle.cancel()
             try:
                 proc = self._started()
-                answer = self._ask(proc, [text, prefix], seconds)
+                answer = self._ask(proc, text, RENDER_SECONDS)
             except (OSError, ValueError) as exc:  # no child, or its pipes broke
                 self._stop()
                 raise RenderProblem(1, f"could not be rendered ({type(exc).__name__})") from None
@@ -340,14 +307,14 @@ class _Worker:
         if answer is None:
             raise RenderProblem(
                 1,
-                f"took more than {seconds:g} s to render: look for a long run of"
+                f"took more than {RENDER_SECONDS:g} s to render: look for a long run of"
                 " brackets, parentheses or '<' and break it up",
             )
         if "error" in answer:
             raise RenderProblem(1, f"could not be rendered ({answer['error']})")
         return answer["html"], Audit.from_json(answer)
 
-    def _ask(self, proc: subprocess.Popen[bytes], job: list[str], seconds: float) -> dict | None:
+    def _ask(self, proc: subprocess.Popen[bytes], job: str, seconds: float) -> dict | None:
         """Send one job and wait for its answer; None (and the child stopped) on a timeout."""
         assert proc.stdin is not None and proc.stdout is not None
         proc.stdin.write(json.dumps(job).encode() + b"\n")
@@ -368,7 +335,7 @@ class _Worker:
             stdout=subprocess.PIPE,
         )
         self._proc = proc
-        if self._ask(proc, ["", MEDIA_PREFIX], WORKER_START_SECONDS) is None:
+        if self._ask(proc, "", WORKER_START_SECONDS) is None:
             raise RenderProblem(1, "the markdown renderer did not start")
         return proc
 
@@ -391,14 +358,7 @@ _worker = _Worker()
 atexit.register(_worker.stop)
 
 
-def render_bounded(text: str, prefix: str = MEDIA_PREFIX, seconds: float = RENDER_SECONDS) -> str:
-    """``render_markdown`` for content files: RenderProblem when too deep, slow or large."""
-    return render_bounded_audited(text, prefix, seconds)[0]
-
-
-def render_bounded_audited(
-    text: str, prefix: str = MEDIA_PREFIX, seconds: float = RENDER_SECONDS
-) -> tuple[str, Audit]:
+def render_bounded(text: str) -> tuple[str, Audit]:
     """``render_audited`` for content files: RenderProblem when too deep, slow or large."""
     check_nesting(text)
-    return _worker.render(text, prefix, seconds)
+    return _worker.render(text)

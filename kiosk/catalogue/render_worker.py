@@ -1,10 +1,6 @@
-"""The markdown renderer's child process: JSON lines in (``[text, prefix]``), JSON lines out
-(``{"html": ..., "removed": [...], "more": n}``: the safe HTML, and what the sanitiser took
-out of it, ``render.Audit``).
-
-Run by ``kiosk.catalogue.render`` as ``python -m kiosk.catalogue.render_worker BYTES``; its
-address space is capped at BYTES, so a runaway render ends here with MemoryError (answered as
-an error) while the parent stops any render that runs too long. Nothing else runs in it.
+"""The markdown renderer's child process (``python -m kiosk.catalogue.render_worker BYTES``):
+a JSON text a line in, the HTML and its ``render.Audit`` out; capped at BYTES, so a runaway
+render ends here with MemoryError while the parent stops any render that runs too long.
 """
 
 from __future__ import annotations
@@ -26,12 +22,10 @@ def limit_memory(cap: int) -> None:
 
 
 def serve(stdin=sys.stdin.buffer, stdout=sys.stdout.buffer) -> None:
-    """Answer each job line with ``{"html": ..., "removed": ..., "more": ...}`` (the HTML and
-    its ``Audit``) or ``{"error": <exception name>}``."""
+    """Answer each job line with the HTML and its ``Audit``, or ``{"error": <exception name>}``."""
     for line in stdin:
         try:
-            text, prefix = json.loads(line)
-            html, audit = render_audited(text, prefix)
+            html, audit = render_audited(json.loads(line))
             answer = {"html": html, **audit.to_json()}
         except Exception as exc:  # RecursionError, MemoryError…: the parent reports it
             answer = {"error": type(exc).__name__}

@@ -1,11 +1,6 @@
-"""Stage 4, store (its walk): which content files and pictures the folder holds, with stats.
-
-One cheap ``os.scandir`` walk, no file opened: the store compares it with the walk before
-and re-reads only what changed. The walk never raises, whatever the folder holds: a link that
-leads round in a loop, a link to nothing or out of the folder, a file that goes while the
-folder is read, a folder that cannot be read. Each is a *fault* (``Scan.faults``: the path
-and what is wrong), which the store reports as that path's problem while it keeps the last
-good version of whatever the fault hides.
+"""Stage 4, store (its walk): the folder's content files and pictures with their stats, in one
+``os.scandir`` walk that never raises: a loop, a dangling or outside link, an unreadable folder
+is a *fault* of its path (``Scan.faults``), and what it hides is kept as last read.
 """
 
 from __future__ import annotations
@@ -50,8 +45,7 @@ class Scan:
     faults: dict[str, str] = field(default_factory=dict)
 
     def hides(self, rel: str) -> bool:
-        """Whether a fault keeps ``rel`` from being seen (itself, or a folder it is in; the
-        whole folder gone, say a drive unplugged, hides everything)."""
+        """Whether a fault hides ``rel`` (itself, a folder it is in, or the whole folder gone)."""
         if self.missing or rel in self.faults or "" in self.faults:
             return True
         parts = rel.split("/")
@@ -126,14 +120,16 @@ def _look_at(
     if entry.is_symlink():
         _look_at_link(found, entry, rel, real_root, content)
         return
-    if not content:
-        return
-    st = entry.stat(follow_symlinks=False)
+    if content:
+        _add(found, rel, entry.stat(follow_symlinks=False), "not a regular file ({}): not read")
+
+
+def _add(found: Scan, rel: str, st: os.stat_result, fault: str) -> None:
+    """A markdown file by its stat, or what else it is as a fault (a pipe would block a read)."""
     if stat.S_ISREG(st.st_mode):
         found.markdown[rel] = (st.st_mtime_ns, st.st_size, st.st_ino)
     else:
-        what = KINDS_OF_FILE.get(stat.S_IFMT(st.st_mode), "not a file")
-        found.faults[rel] = f"not a regular file ({what}): not read"
+        found.faults[rel] = fault.format(KINDS_OF_FILE.get(stat.S_IFMT(st.st_mode), "not a file"))
 
 
 def _look_at_link(
@@ -154,10 +150,5 @@ def _look_at_link(
         if content or not entry.name.startswith(("_", "#")):  # a folder's link, too
             found.faults[rel] = OUTSIDE
         return
-    if not content:
-        return  # a link to a folder inside is not followed (the folder is walked anyway)
-    if stat.S_ISREG(st.st_mode):
-        found.markdown[rel] = (st.st_mtime_ns, st.st_size, st.st_ino)
-    else:
-        what = KINDS_OF_FILE.get(stat.S_IFMT(st.st_mode), "not a file")
-        found.faults[rel] = f"a symbolic link to {what}, not a file: not read"
+    if content:  # a link to a folder inside is not followed (the folder is walked anyway)
+        _add(found, rel, st, "a symbolic link to {}, not a file: not read")

@@ -1,7 +1,5 @@
-"""Stage 2, validate (rule examples): each example played through its engine and checked.
-
-An example (``kind: scenario``) names a game, a variant, a set and the cards: it is run as the
-engine plays, and must show what it says it shows (docs/scenarios.md).
+"""Stage 2, validate (rule examples): each example played through its engine, and checked to
+show what it says it shows (docs/scenarios.md).
 """
 
 from __future__ import annotations
@@ -20,10 +18,7 @@ from kiosk.games import registry
 def check_scenario(
     item: Checked, sets: dict[str, SetRecord], engines: dict[str, str]
 ) -> tuple[Any, list[Problem]]:
-    """Run one scenario through its engine: (the run, or None, and the problems found).
-
-    ``sets`` are the published sets by slug, ``engines`` the published games' engines.
-    """
+    """Run one scenario through its engine: (the run, or None, and the problems found)."""
     record = item.record
     assert isinstance(record, ScenarioRecord)
     source = item.source

@@ -1,18 +1,5 @@
-"""Rule scenarios: a scripted game run through its engine and cut into steps (docs/scenarios.md).
-
-A scenario file names a game, a variant, a pack in a given order and the scripted actions.
-:func:`run` plays it with the real engine, so a step can never show a rule the engine does
-not play. One *step* is one visible moment:
-
-* the first steps are the deal's (the pack, then the deal, then sorting where a game sorts);
-* each scripted action starts a new step;
-* within an action, a card-moving event starts a new step when the step so far already has
-  a card-moving event of another type (a card laid, then captured, are two moments; the
-  cards turned together in Speed Snap are one); events that move no card (a call, whose
-  turn it is, a sweep) belong to the step they happen in.
-
-Problems come back as ``(key path, message)`` so the store can point at the action or
-caption line. No Flask, no I/O here.
+"""Rule scenarios: a scripted game played by its real engine and cut into steps, one visible
+moment each, so a step never shows a rule the engine does not play (docs/scenarios.md).
 """
 
 from __future__ import annotations
@@ -32,8 +19,7 @@ from kiosk.games.trace import undo_moves
 
 
 def seed_titles() -> dict[str, str]:
-    """The seed files (``file``, or ``file, part`` for a text within a file that is not the
-    file's object) as a visitor should see them named in an attribution: every game's own."""
+    """Every game's seed files (``file`` or ``file, part``) by the title a visitor reads."""
     return {
         key: title
         for name in registry.names()
@@ -155,7 +141,7 @@ def _moves(event: dict[str, Any]) -> bool:
 
 
 def _split(events: list[Event]) -> list[list[Event]]:
-    """Cut one action's events into visible moments (see the module docstring)."""
+    """One action's events as moments: a card moved by a new type of event starts the next."""
     groups: list[list[Event]] = []
     current: list[Event] = []
     moved: str | None = None
@@ -270,9 +256,6 @@ def shown(run_: Run, point: str) -> bool:
     return any(test(step) for step in run_.steps)
 
 
-# --------------------------------------------------------------------------- plain words
-
-
 def _name(r: Run, cid: str) -> str:
     """A card in a sentence: "the 6 of Hearts", or a picture card's historic name quoted."""
     card = r.cards.get(cid)
@@ -288,8 +271,7 @@ def describe(r: Run, events: list[dict[str, Any]]) -> str:
 
 
 def _say(r: Run, e: dict[str, Any]) -> str:
-    """The live game's words for the event (its engine's ``sentences``), as an onlooker hears
-    them (nobody is "you"), or the game's words for an onlooker where those say nothing."""
+    """The event as an onlooker hears it: the engine's ``sentences``, else the onlooker words."""
     if e["type"] == "shuffle":
         return core.scripted_pack(len(r.cards))
     names = [seat_name(p) for p in range(r.players)]
@@ -301,9 +283,6 @@ def _say(r: Run, e: dict[str, Any]) -> str:
     return said or (onlooker(event, hearer) if onlooker else "")
 
 
-# --------------------------------------------------------------------------- the attract loop
-
-
 def caption_text(record: Any, step: Step) -> str:
     """A step's caption: the curator's words if given, else what the engine did, in words."""
     given = record.steps.get(step.n)
@@ -313,11 +292,7 @@ def caption_text(record: Any, step: Step) -> str:
 
 
 def sequence(snapshot: Any) -> list[dict[str, Any]]:
-    """Every published scenario, in list order, as plain JSON steps: the attract loop's reel.
-
-    Each item: game, slug, variant, title, deck (the set slug) and steps (n, caption, text,
-    places, public). ``/rules/<game>/<slug>/<n>`` shows the same step as a page.
-    """
+    """Every published scenario's steps as plain JSON, in list order: the attract loop's reel."""
     out = []
     for key, entry in snapshot.scenarios.items():
         run_ = snapshot.runs.get(key)

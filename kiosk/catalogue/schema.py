@@ -1,8 +1,5 @@
-"""The content schema: what a curator may write in a file's front matter, checked by pydantic.
-
-Every model forbids unknown keys, so a misspelt field is reported rather than ignored.
-A field that is not known about the object is left out (or ``null``) and the pages
-show "not recorded"; nothing is ever invented to fill it.
+"""The content schema (pydantic): every model forbids unknown keys, so a misspelling is said;
+a fact not known is left out and shown as "not recorded", never invented.
 """
 
 from __future__ import annotations
@@ -63,8 +60,7 @@ class Source(Strict):
 SourceKey = Annotated[
     str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9_.-]*[a-z0-9]$", max_length=60)
 ]
-# How sure the curators are of what a source says (facts.md's words); "disputed": another
-# source says otherwise, and pages give both or neither
+# How sure the curators are of a source (facts.md's words); "disputed": pages give both or neither
 Confidence = Literal["high", "medium-high", "medium", "low", "disputed"]
 
 
@@ -89,8 +85,7 @@ class CitedSource(Strict):
         return self
 
 
-# A record field that states a fact about the past: ``kiosk check`` wants a citation in it,
-# or the words "not recorded" or "our inference" (kiosk.catalogue.citations.CLAIM)
+# A field stating a fact about the past: ``kiosk check`` wants a citation, or "not recorded"
 CLAIM = {"claim": True}
 
 
@@ -99,21 +94,18 @@ class ContentNote(Strict):
 
     shows: Text  # e.g. "a golliwog: a caricature of a Black person drawn from blackface minstrelsy"
     note: Slug  # slug of the contextual note, e.g. golliwog
-    # The first words of the warning at the top of the set's page, in the curator's words
-    # (default: "This set contains a racist image.")
+    # the first words of the set page's warning (default: "This set contains a racist image.")
     banner: Text | None = None
 
 
-# A rights statement is an address a visitor and a harvester can follow: one of
-# rightsstatements.org's statements or a Creative Commons licence or public-domain tool
+# A rights statement: a rightsstatements.org or Creative Commons address anyone can follow
 RIGHTS = re.compile(
     r"^https?://(rightsstatements\.org/(vocab|page)/[A-Za-z-]+/\d\.\d/?"
     r"|creativecommons\.org/(licenses|publicdomain)/[a-z-]+/\d\.\d(/[a-z]{2})?/?)$"
 )
 
 
-# What curators paste from a licence's page, after its address: the deed or legal code in a
-# language, a query string; rightsstatements.org's human page for its statement
+# What curators paste after a licence's address: its deed or legal code, a query string
 RIGHTS_TAIL = re.compile(r"(deed(\.[A-Za-z-]+)?|legalcode(\.[A-Za-z-]+)?)?/?(\?.*)?$")
 
 
@@ -133,17 +125,12 @@ def _rights_address(value: str) -> str:
 
 Rights = Annotated[str, StringConstraints(strip_whitespace=True), AfterValidator(_rights_address)]
 
-# What a set's picture shows of the object (a card's pictures are its ``image`` and
-# ``back_image``)
+# What a set's picture shows of the object (a card's are its ``image`` and ``back_image``)
 Shows = Literal["case", "box", "instruction-card", "pack", "card", "other"]
 
 
 class Image(Strict):
-    """A photograph (or scan) under the content folder: what it shows, who made it, its rights.
-
-    The flag belongs to the picture: a picture whose ``content_note`` is set (or a card's front
-    whose card is flagged) is covered wherever the file is used, never at a guessable address.
-    """
+    """A photograph or scan: what it shows, who made it, its rights; its flag covers the file."""
 
     src: Text  # a path relative to the content folder, e.g. images/misc-869-1986-box.jpg
     alt: Text  # what a visitor who cannot see it needs to know
@@ -211,8 +198,7 @@ class SetRecord(Strict):
     marks: str | None = None  # marks and inscriptions
     credit_line: str | None = None
     summary: Text
-    # the summary the attract loop shows, where ``summary`` names a contested image that the
-    # loop would show out of its context (kiosk check asks for it then)
+    # the attract loop's summary, where ``summary`` names a contested image out of its context
     attract_summary: Text | None = None
     history: str | None = Field(default=None, json_schema_extra=CLAIM)  # provenance
     deck: Literal["cards", "standard-52"] = "cards"
@@ -221,12 +207,10 @@ class SetRecord(Strict):
     cards: list[CardFace] = Field(default_factory=list)
     families_recorded_note: str | None = None  # e.g. "nine of the twelve families are not recorded"
     games: list[Slug] = Field(default_factory=list)  # slugs of game files this set is played with
-    # the rules a game is played by first with this set, its own (game slug -> variant), e.g.
-    # the Woolworths instruction card's for Snap: {snap: woolworths}
+    # the set's own rules, played first (game slug -> variant), e.g. {snap: woolworths}
     own_rules: dict[Slug, Slug] = Field(default_factory=dict)
     images: list[Image] = Field(default_factory=list)
-    # View card shows a flagged card's photograph behind its cover, not only its title
-    # (the design: off by default; the photograph is never at a guessable address)
+    # View card shows a flagged card's photograph behind its cover (off by default)
     view_flagged_photographs: bool = False
     sources: list[Source] = Field(default_factory=list)  # works consulted; cite with [@key]
     order: int = 100  # position in lists; lower first
@@ -245,8 +229,7 @@ class SetRecord(Strict):
 
     @property
     def cards_listed(self) -> bool:
-        """Whether the set has cards to show, play and print (a record of the object alone,
-        whose cards no source lists, has none)."""
+        """Whether the set has cards to show, play and print (an object's record alone has none)."""
         return self.deck != "cards" or bool(self.cards)
 
     _key: str = PrivateAttr("")
@@ -277,18 +260,13 @@ class Words(Strict):
 
 
 class LevelWords(Words):
-    """A computer level as visitors meet it: its name and line, and what its players are called
-    at the table (one name a seat, in order; the kiosk adds a number if it runs out)."""
+    """A computer level's name and line, and its players' names at the table, one a seat."""
 
     names: list[Text] = Field(default_factory=list)
 
 
 class GameRecord(Slugged):
-    """A game: its history and rules in the body; the engine that plays it.
-
-    ``variants`` and ``levels`` hold the words visitors read for each of the engine's rule
-    variants and computer levels (every one must have them: ``kiosk check`` says which lack).
-    """
+    """A game: history and rules in the body, the engine, each variant's and level's words."""
 
     kind: Literal["game"]
     slug: Slug

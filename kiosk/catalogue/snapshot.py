@@ -1,7 +1,5 @@
-"""Stage 4, store (its product): the catalogue at one moment, made once and never changed.
-
-The store publishes a new :class:`Snapshot` whenever a file changes; pages read whichever one
-is current, so a request never sees half an update.
+"""Stage 4, store (its product): the catalogue at one moment, made once and never changed, so
+a request never sees half an update.
 """
 
 from __future__ import annotations
@@ -18,6 +16,7 @@ from kiosk.catalogue.scenarios import Run
 from kiosk.catalogue.schema import AnyRecord
 
 KINDS = ("set", "game", "note", "page", "scenario", "terms", "words", "sources")
+FIELDS = {kind: kind if kind.endswith("s") else f"{kind}s" for kind in KINDS}  # Snapshot's
 V = TypeVar("V")
 
 
@@ -32,11 +31,7 @@ class Entry:
 
 @dataclass(frozen=True)
 class Snapshot:
-    """The whole catalogue at one moment; never changes once made (safe to share across threads).
-
-    ``sets``/``games``/``notes``/``pages`` map slug → Entry, ordered by ``order`` then title.
-    ``version`` is a short hash of every file's content: it changes when any file changes.
-    """
+    """The whole catalogue at one moment, never changed (shared across threads)."""
 
     sets: Mapping[str, Entry]
     games: Mapping[str, Entry]
@@ -54,8 +49,7 @@ class Snapshot:
     drafts: Mapping[str, Mapping[str, Entry]] = field(default_factory=dict)
     warnings: tuple[Problem, ...] = ()  # what a visitor will not see; never keeps a file back
     remarks: tuple[Problem, ...] = ()  # choices the kiosk made (emblems), for curators to confirm
-    # What is worked out from this content (a set's deck for a game, a game's words): kept
-    # here, so it dies with the snapshot it came from (docs/architecture.md, "Caches").
+    # What is worked out from this content, dying with it (docs/architecture.md, "Caches")
     _kept: dict[Hashable, Any] = field(default_factory=dict, compare=False, repr=False)
     _kept_lock: Any = field(default_factory=threading.Lock, compare=False, repr=False)
 
@@ -76,16 +70,7 @@ class Snapshot:
 
     def of_kind(self, kind: str) -> Mapping[str, Entry]:
         """The entries of one kind ("set", "game", "note", "page")."""
-        return {
-            "set": self.sets,
-            "game": self.games,
-            "note": self.notes,
-            "page": self.pages,
-            "scenario": self.scenarios,
-            "terms": self.terms,
-            "words": self.words,
-            "sources": self.sources,
-        }[kind]
+        return getattr(self, FIELDS[kind])
 
 
 def _sort_key(entry: Entry) -> tuple[int, str, str]:
@@ -101,11 +86,7 @@ def snapshot_of(
     warnings: Iterable[Problem] = (),
     remarks: Iterable[Problem] = (),
 ) -> Snapshot:
-    """The snapshot of ``published`` entries (each with its rule example's run, if any).
-
-    ``digests`` names every markdown file (rel → hash of its bytes) and ``images`` every
-    picture (rel → size): together they make the version. The first entry of a slug wins.
-    """
+    """The snapshot of ``published`` (first of a slug wins); files and pictures make the version."""
     by_kind: dict[str, dict[str, Entry]] = {kind: {} for kind in KINDS}
     drafts: dict[str, dict[str, Entry]] = {kind: {} for kind in KINDS}
     runs: dict[str, Run] = {}
@@ -119,7 +100,7 @@ def snapshot_of(
             runs.setdefault(record.key, run)
 
     ordered = {
-        kind: MappingProxyType(dict(sorted(table.items(), key=lambda kv: _sort_key(kv[1]))))
+        FIELDS[kind]: MappingProxyType(dict(sorted(table.items(), key=lambda kv: _sort_key(kv[1]))))
         for kind, table in by_kind.items()
     }
     digest = hashlib.sha1()
@@ -129,18 +110,11 @@ def snapshot_of(
         digest.update(f"{rel}\0{size}\n".encode())
     unique = sorted(set(problems), key=lambda p: (p.path, p.line, p.col, p.message))
     return Snapshot(
-        sets=ordered["set"],
-        games=ordered["game"],
-        notes=ordered["note"],
-        pages=ordered["page"],
+        **ordered,
         problems=tuple(unique),
         version=digest.hexdigest()[:12],
         files=len(digests),
-        scenarios=ordered["scenario"],
         runs=MappingProxyType(runs),
-        terms=ordered["terms"],
-        words=ordered["words"],
-        sources=ordered["sources"],
         drafts=MappingProxyType(
             {kind: MappingProxyType(table) for kind, table in drafts.items() if table}
         ),

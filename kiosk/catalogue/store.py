@@ -1,17 +1,6 @@
-"""Stage 4, store: the catalogue as immutable snapshots, refreshed from disk when files change.
-
-``Catalogue.current()`` costs one ``os.scandir`` walk when nothing changed (at most one every
-``rescan_s`` seconds when that is set); changed files are re-read, re-validated and
-re-rendered, the others reused. A file with problems is skipped and logged, and its last good
-version (if any) stays published, so a curator's typo never blanks a page; the problem is
-still listed in ``Snapshot.problems`` (``/healthz``, ``kiosk check``). Whatever one file holds
-(a huge value, YAML aliases, markdown that recurses or takes minutes) is that file's problem:
-reading is capped in size, parsing refuses aliases and deep nesting, rendering runs in a
-child process with a time limit, and any exception is turned into a problem for that file.
-Whatever the folder holds is a problem of its path, never of the catalogue: a link that loops,
-leads nowhere or out of the folder (never read), a file gone while the folder is walked, a
-folder that cannot be read (what it held stays as last read), see ``scan``.
-Requests never wait for a refresh once a snapshot exists: they get the one before it.
+"""Stage 4, store: the catalogue as immutable snapshots, re-reading only changed files; whatever
+a file or the folder holds is that path's problem, its last good version stays published, and
+a request never waits for a refresh once there is a snapshot.
 """
 
 from __future__ import annotations
@@ -27,29 +16,25 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from kiosk.catalogue.citations import citation_problems
-from kiosk.catalogue.crosscheck import picture_warnings
+from kiosk.catalogue.crosscheck import (
+    Checked,
+    collection_problems,
+    game_warnings,
+    own_rules_problems,
+    picture_warnings,
+)
 from kiosk.catalogue.links import link_problems
 from kiosk.catalogue.lint import warnings_of
 from kiosk.catalogue.problems import Problem
 from kiosk.catalogue.read import MAX_FILE_BYTES, SourceFile, claimed_key, read_bytes, too_big
-from kiosk.catalogue.render import Audit, RenderProblem, render_bounded_audited
-from kiosk.catalogue.scan import IMAGES, OUTSIDE, Scan, StatKey, inside, scan
+from kiosk.catalogue.render import Audit, RenderProblem, render_bounded
+from kiosk.catalogue.scan import OUTSIDE, Scan, StatKey, inside, scan
+from kiosk.catalogue.scenario_check import check_scenario
 from kiosk.catalogue.scenarios import Run
-from kiosk.catalogue.snapshot import KINDS, Entry, Snapshot, snapshot_of
-from kiosk.catalogue.validate import (
-    AnyRecord,
-    Checked,
-    check_scenario,
-    collection_problems,
-    emblem_notes,
-    game_warnings,
-    own_rules_problems,
-    validate_source,
-)
+from kiosk.catalogue.schema import AnyRecord
+from kiosk.catalogue.snapshot import Entry, Snapshot, snapshot_of
+from kiosk.catalogue.validate import emblem_notes, validate_source
 from kiosk.memo import memoized
-
-# Names of the scan and the snapshot stay importable from here, as before they had modules.
-__all__ = ["IMAGES", "KINDS", "RACY_NS", "Catalogue", "Entry", "Snapshot", "StatKey"]
 
 log = logging.getLogger(__name__)
 
@@ -69,14 +54,12 @@ class _FileState:
     remarks: tuple[Problem, ...] = ()  # notes: choices the kiosk made, for the curator
 
 
-# Pure in its bytes, and its body rendered in a child process: each version of a file is read
-# once, whichever app asks (a new app's first snapshot: docs/architecture.md, "Caches").
+# Pure in its bytes: each version of a file is read once, whichever app asks (docs "Caches")
 @memoized
 def _parse(
     path: str, raw: bytes
 ) -> tuple[SourceFile, AnyRecord | None, tuple[Problem, ...], str, Audit]:
-    """Read, validate and render; any exception here is this file's problem, never the
-    catalogue's. A record whose body cannot be rendered comes back as None, with the problem."""
+    """Read, validate and render: any exception is the file's problem; unrenderable → no record."""
     try:
         source = read_bytes(path, raw)
         record, problems = validate_source(source)
@@ -89,10 +72,9 @@ def _parse(
 
 
 def _rendered(source: SourceFile) -> tuple[str, Audit, list[Problem]]:
-    """A published file's HTML and what was removed from it, or the problem that keeps it
-    from being published."""
+    """A published file's HTML and its ``Audit``, or the problem that keeps it unpublished."""
     try:
-        return *render_bounded_audited(source.body), []
+        return *render_bounded(source.body), []
     except RenderProblem as exc:
         line = source.body_line + exc.line - 1
         return "", Audit(), [Problem(source.path, line, 1, exc.message)]
@@ -107,12 +89,7 @@ class Refused(OSError):
 
 
 def open_inside(root: Path, rel: str) -> int:
-    """A descriptor of the regular file ``rel`` under ``root``, reached by no link out of it.
-
-    The walk saw a file or a link inside, but either may have been swapped since: so the path
-    is resolved again, the last step is opened without following a link, and a named pipe
-    (which would block the refresh) or a device is refused after opening without waiting.
-    """
+    """A descriptor of regular file ``rel``, resolved again, no link out, no pipe to block on."""
     real_root = os.path.realpath(root)
     real = os.path.realpath(os.path.join(root, rel))
     if not inside(real_root, real):
@@ -169,8 +146,7 @@ class Catalogue:
         label: str | None = None,
         rescan_s: float = 0.0,
     ) -> None:
-        """``label`` is how paths are shown (default: the folder's own name, e.g. ``content``);
-        ``rescan_s``: walk the folder at most this often (0: on every call, the default)."""
+        """``label``: how paths are shown; ``rescan_s``: walk the folder at most this often."""
         self.content_dir = Path(content_dir)
         self.rescan_s = rescan_s  # a busy kiosk need not stat every file on every request
         self._scanned_at = float("-inf")  # time.monotonic() of the last walk
@@ -192,10 +168,7 @@ class Catalogue:
         return f"{self.label}/{rel}" if self.label else rel
 
     def current(self) -> Snapshot:
-        """The catalogue as it is on disk now (re-reading only files that changed).
-
-        While another thread refreshes it, the snapshot before is answered at once.
-        """
+        """The catalogue as on disk now; while another thread refreshes, the one before at once."""
         if not self._lock.acquire(blocking=self._snapshot is None):
             return self._snapshot  # type: ignore[return-value]  # not None: it was not blocking
         try:
@@ -264,12 +237,9 @@ class Catalogue:
             with open(open_inside(self.content_dir, rel), "rb") as file:
                 raw = file.read(MAX_FILE_BYTES + 1)  # never more than the limit in memory
                 size = max(stat[1], len(raw))
-        except Refused as exc:
-            problem = Problem(path, 1, 1, str(exc))
-            source = SourceFile(path, None, problems=(problem,))
-            return _FileState(stat, "", source, None, "", [problem])
         except OSError as exc:
-            problem = Problem(path, 1, 1, f"cannot read file: {exc.strerror or exc}")
+            why = exc if isinstance(exc, Refused) else f"cannot read file: {exc.strerror or exc}"
+            problem = Problem(path, 1, 1, str(why))
             source = SourceFile(path, None, problems=(problem,))
             return _FileState(stat, "", source, None, "", [problem])
         digest = hashlib.sha1(raw).hexdigest()
@@ -317,8 +287,7 @@ class Catalogue:
         ]
         images = (frozenset(scan.images), frozenset(scan.links))
 
-        # Pass 1: every current good file (its problems are reported), then last good versions
-        # of files that are broken now (they yield to current files on a clash, silently).
+        # Pass 1: current good files, then last good versions of broken ones (which yield)
         found = self._check(current + fallbacks, images)
         problems = [p for state in self._files.values() for p in state.problems]
         published: list[Checked] = []
@@ -349,8 +318,7 @@ class Catalogue:
         return self._snapshot_of(published, problems, scan)
 
     def _owner_order(self, item: Checked) -> tuple[int, bool, str]:
-        """Who keeps a slug two files claim: the file published first, then the one named
-        after its slug (``notes/golliwog.md``), then the first by path; the other is reported."""
+        """A claimed slug's keeper: first published, then the file named after it, then by path."""
         first = self._published.get(item.rel, len(self._published))
         named = PurePosixPath(item.rel).stem == item.record.key
         return first, not named, item.rel
@@ -362,25 +330,20 @@ class Catalogue:
         games = {c.record.key for c in items if c.record.kind == "game"}
         notes = {c.record.key for c in items if c.record.kind == "note"}
         engines = {c.record.key: c.record.engine for c in items if c.record.kind == "game"}
-        broken = self._broken_keys()
+        unread = [state.source for state in self._files.values() if state.record is None]
+        broken = frozenset(key for key in map(claimed_key, unread) if key is not None)
         found = collection_problems(items, self.content_dir, games, notes, *images, broken=broken)
-        for rel, problems in own_rules_problems(items, engines).items():
-            found.setdefault(rel, []).extend(problems)
-        sources_broken = any(kind == "sources" for kind, _ in broken)
-        cited, unused = citation_problems(items, sources_broken)
-        for rel, problems in cited.items():
-            found.setdefault(rel, []).extend(problems)
-        complete = all(state.record is not None for state in self._files.values())
-        linked, unreached = link_problems(items, complete)
-        for rel, problems in linked.items():
-            found.setdefault(rel, []).extend(problems)
+        cited, unused = citation_problems(items, any(kind == "sources" for kind, _ in broken))
+        linked, unreached = link_problems(items, complete=not unread)
+        for more in (own_rules_problems(items, engines), cited, linked):
+            for rel, problems in more.items():
+                found.setdefault(rel, []).extend(problems)
         self._warnings = game_warnings([c for c in items if c.rel not in found], engines)
         self._warnings += unused + unreached
         self._warnings += picture_warnings(
             [c for c in items if c.rel not in found], self.content_dir
         )
-        # a set held back (its own problem, or a broken game it names) holds back its examples
-        # without a message: one mistake, one message, the set's own (issue 27, item 5a)
+        # a set held back holds back its examples quietly: one mistake, one message
         broken |= {
             ("set", c.record.key) for c in items if c.record.kind == "set" and c.rel in found
         }
@@ -407,14 +370,10 @@ class Catalogue:
                 self._run_of[item.rel] = run
         return found
 
-    def _broken_keys(self) -> frozenset[tuple[str, str]]:
-        """(kind, slug) of each file that cannot be read now, guessed from its plain lines."""
-        keys = (claimed_key(state.source) for state in self._files.values() if state.record is None)
-        return frozenset(key for key in keys if key is not None)
-
     def _snapshot_of(
         self, published: list[Checked], problems: list[Problem], scan: Scan
     ) -> Snapshot:
+        """The snapshot of what is published now, with every file's warnings and remarks."""
         entries = [
             (
                 Entry(item.record, self._html.get(item.rel, ""), item.source.path),

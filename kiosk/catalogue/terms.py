@@ -1,8 +1,5 @@
-"""Contested terms and vague content notes: what ``kiosk check`` looks for in a card's words.
-
-The list of terms is curators' content (``content/contested-terms.md``, ``kind: terms``);
-the defaults here apply only while no such file is published, so a fresh folder is never
-left unchecked.
+"""Contested terms and vague content notes: what ``kiosk check`` looks for in a card's words;
+the defaults apply only while no ``kind: terms`` file is published.
 """
 
 from __future__ import annotations
@@ -10,8 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-# The seed of content/contested-terms.md: golliwog imagery (the V&A's record of MISC.869-1986,
-# and the Twizzle character Chawky), and the caricatures the Jim Crow Museum names.
+# The seed of content/contested-terms.md: golliwog imagery and the Jim Crow Museum's caricatures
 DEFAULT_TERMS: tuple[str, ...] = (
     "golliwog",
     "golliwogg",
@@ -42,8 +38,7 @@ VAGUE_WORDS = frozenset(_VAGUE.split())
 
 
 def pattern(terms: tuple[str, ...]) -> re.Pattern[str]:
-    """One regex for a list of terms: whole words, any case, plurals (piccaninny, piccaninnies
-    too), spaces as any space."""
+    """One regex for the terms: whole words, any case, plurals, spaces as any space."""
     written = [t for t in terms if t.strip()]
     written += [t[:-1] + "ies" for t in written if t.endswith("y")]
     parts = sorted((r"\s+".join(map(re.escape, t.split())) for t in written), key=len, reverse=True)

@@ -1,9 +1,5 @@
-"""Stage 2, validate: the schema (pydantic) per file, then checks across the whole collection.
-
-Each pydantic error is mapped back to the line and column of the offending field; every
-problem is collected, none stops the run. This module checks one file; the checks across
-files are in ``crosscheck`` and the rule examples' runs in ``scenario_check``, and their
-names are importable from here too.
+"""Stage 2, validate: one file against the schema (pydantic), each error at its field's
+line and column, every problem collected; the checks across files are in ``crosscheck``.
 """
 
 from __future__ import annotations
@@ -16,18 +12,10 @@ from typing import Any
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from kiosk.catalogue.citations import claim_problems
-from kiosk.catalogue.crosscheck import (
-    Checked,
-    collection_problems,
-    game_warnings,
-    image_problem,
-    own_rules_problems,
-)
 from kiosk.catalogue.decks import match_key
 from kiosk.catalogue.looks import EMBLEM_ORDER, colour_problem, emblem_picks
 from kiosk.catalogue.problems import Problem, did_you_mean
 from kiosk.catalogue.read import KeyPath, SourceFile
-from kiosk.catalogue.scenario_check import check_scenario
 from kiosk.catalogue.schema import (
     AnyRecord,
     GameRecord,
@@ -239,8 +227,7 @@ def record_problems(source: SourceFile, record: AnyRecord) -> list[Problem]:
 
 
 def _emblem_clashes(record: SetRecord) -> list[tuple[KeyPath, str]]:
-    """An emblem a curator gave two pictures that do not match (one would be drawn with
-    another emblem), or two emblems given to cards that match (one would be ignored)."""
+    """One emblem on pictures that do not match, or two on cards that match: one would be lost."""
     found: list[tuple[KeyPath, str]] = []
     owner: dict[str, tuple[int, str]] = {}  # emblem -> (first card, its picture or family)
     group_emblem: dict[str, tuple[int, str]] = {}  # picture or family -> (first card, emblem)
@@ -368,18 +355,3 @@ def _cards_recorded(record: SetRecord) -> int | None:
     if record.deck == "standard-52":
         return 52
     return sum(face.copies - face.missing for face in record.cards) if record.cards else None
-
-
-__all__ = [
-    "AnyRecord",
-    "Checked",
-    "check_scenario",
-    "collection_problems",
-    "dotted",
-    "emblem_notes",
-    "game_warnings",
-    "image_problem",
-    "own_rules_problems",
-    "record_problems",
-    "validate_source",
-]

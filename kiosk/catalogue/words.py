@@ -1,7 +1,5 @@
-"""Visitor-facing words that curators may reword without Python (``kind: words`` files).
-
-Each key has a default here; a ``kind: words`` file's ``words:`` mapping replaces any of
-them, and ``kiosk check`` refuses a key the kiosk does not use.
+"""Visitor-facing words curators may reword in a ``kind: words`` file (defaults here, and
+``kiosk check`` refuses a key the kiosk does not use).
 """
 
 from __future__ import annotations

@@ -1,9 +1,5 @@
-"""What a curator got wrong when the front matter's YAML will not parse, said in plain words.
-
-PyYAML reports where it gave up, which for an unclosed quote can be many lines after the
-slip ("expected <block end>, but found '<scalar>'"). Here the front matter is read again for
-the two slips curators make most: a quote opened and not closed on its line, and a line
-indented to a column no field above it uses. Each is told at its own line and column.
+"""The two YAML slips curators make most (a quote not closed on its line, a line indented to no
+field's column), told at their own line: PyYAML says where it gave up, often lines later.
 """
 
 from __future__ import annotations
@@ -37,8 +33,7 @@ def _closes(rest: str, quote: str) -> bool:
 
 
 def unclosed_quote(lines: list[str], upto: int) -> tuple[int, int, str] | None:
-    """The last value before line index ``upto`` (0-based, inclusive) whose quote is not
-    closed on its own line: (index, column, quote)."""
+    """The last value to line ``upto`` whose quote is open at its end: (index, col, quote)."""
     found, block = None, -1  # block: the indent of a key whose block scalar we are in
     for n, line in enumerate(lines[: upto + 1]):
         indent = len(line) - len(line.lstrip(" "))
@@ -53,8 +48,7 @@ def unclosed_quote(lines: list[str], upto: int) -> tuple[int, int, str] | None:
 
 
 def _columns_above(lines: list[str], n: int) -> tuple[set[int], str, int] | None:
-    """The columns a field on line ``n`` may start at (the line above's and its parents'),
-    with the key of the line above and where it starts."""
+    """Columns a field on line ``n`` may start at, and the key above and where it starts."""
     above = next((i for i in range(n - 1, -1, -1) if lines[i].strip()), None)
     if above is None:
         return None
@@ -107,8 +101,7 @@ def bad_indent(lines: list[str], n: int) -> tuple[int, str] | None:
 
 
 def explain(front: str, line: int, col: int) -> tuple[int, int, str] | None:
-    """A plain account of the slip behind a YAML error at file ``line``:``col`` (front matter
-    starts on file line 2), at the slip's own position, or None when it is neither slip."""
+    """The slip behind a YAML error at ``line``:``col``, at its own position, or None."""
     lines = front.splitlines()
     n = line - 2
     indent = bad_indent(lines, n)

@@ -13,19 +13,13 @@ from kiosk.config import DEFAULTS, from_environment
 from kiosk.games.core import plural
 
 
-def default_content_dir() -> str:
-    """The app's content folder: ``KIOSK_CONTENT_DIR`` if set, else the built-in default."""
-    return str(from_environment().get("CONTENT_DIR", DEFAULTS["CONTENT_DIR"]))
-
-
-def _label(content_dir: str, given: bool) -> str:
-    """Paths are printed as given on the command line; the default folder relative to cwd."""
-    if given:
-        return content_dir
-    try:
-        return os.path.relpath(content_dir)
-    except ValueError:  # pragma: no cover - another drive on Windows
-        return content_dir
+def content_folder(given: str | None) -> tuple[Path, str]:
+    """The folder (given, else the app's) and its label: as given, else relative to here."""
+    if given is None:
+        given = os.path.relpath(from_environment().get("CONTENT_DIR", DEFAULTS["CONTENT_DIR"]))
+    if not Path(given).is_dir():
+        raise click.ClickException(f"{given}: no such content folder")
+    return Path(given), given.rstrip("/\\") or given
 
 
 @click.command()
@@ -43,16 +37,13 @@ def _label(content_dir: str, given: bool) -> str:
 def check(content_dir: str | None, fatal: bool, notes: bool = False) -> None:
     """Validate content; print path:line:col: message for every problem and warning (and with
     --notes each emblem the kiosk picked); exit 1 if any problem (--fatal: any warning)."""
-    given = content_dir is not None
-    folder = content_dir if content_dir is not None else default_content_dir()
-    if not Path(folder).is_dir():
-        raise click.ClickException(f"{folder}: no such content folder")
+    folder, label = content_folder(content_dir)
     # The problems are the output here; the store's run-time log lines would only repeat them.
     logger = logging.getLogger("kiosk.catalogue")
     quiet, logger.propagate = logging.NullHandler(), False
     logger.addHandler(quiet)
     try:
-        snapshot = Catalogue(folder, label=_label(folder, given)).current()
+        snapshot = Catalogue(folder, label=label).current()
     finally:
         logger.removeHandler(quiet)
         logger.propagate = True

@@ -17,7 +17,7 @@ from kiosk.catalogue.scan import scan
 from kiosk.catalogue.schema import SetRecord, dotted
 from kiosk.catalogue.store import open_inside
 from kiosk.catalogue.validate import RECORD, validate_source
-from kiosk.commands.check import _label, default_content_dir
+from kiosk.commands.check import content_folder
 from kiosk.games.core import plural
 from kiosk.images import derive, importer
 
@@ -39,8 +39,7 @@ def _unreadable(first: str, more: int = 0) -> str:
 
 
 def pictures_in(content_dir: Path, label: str) -> Pictures:
-    """Every set file the schema accepts, published or draft (even one another file's mistake
-    holds back from visitors): the pictures each names, and which of them are flagged."""
+    """The pictures every set file the schema accepts names (held back or not), and the flagged."""
     found = Pictures()
     records: list[SetRecord] = []
     walked = scan(str(content_dir))
@@ -80,8 +79,7 @@ def pictures_in(content_dir: Path, label: str) -> Pictures:
 
 
 def _refused(content_dir: Path, srcs: list[str]) -> dict[str, str]:
-    """Pictures whose path is no file the kiosk may read (outside the folder, not under
-    images/, a link): what is wrong with each (a missing file is said by the run)."""
+    """Why each picture path is no file the kiosk may read (a missing file is said by the run)."""
     wrong = {}
     for src in srcs:
         why = image_problem(content_dir, src, frozenset({src}))  # the path's own shape
@@ -140,11 +138,7 @@ def images(ctx: click.Context, check_only: bool, prune: bool) -> None:
         raise click.UsageError(
             "--check only says what is not made, and deletes nothing: drop --prune"
         )
-    given = ctx.meta.get("kiosk.content_dir")
-    folder = Path(given if given is not None else default_content_dir())
-    if not folder.is_dir():
-        raise click.ClickException(f"{folder}: no such content folder")
-    label = _label(str(folder), given is not None).rstrip("/\\")
+    folder, label = content_folder(ctx.meta.get("kiosk.content_dir"))
     found = pictures_in(folder, label)
     refused = _refused(folder, found.srcs)
     usable = [src for src in found.srcs if src not in refused]
@@ -163,8 +157,7 @@ def images(ctx: click.Context, check_only: bool, prune: bool) -> None:
         f"{label}/{src}: {why} (named in {found.named_in[src]})" for src, why in failed.items()
     ]
     click.echo("\n".join(sorted(lines)) if lines else "no set names a picture")
-    # a set file that cannot be read names pictures too: their copies (and a flagged one's
-    # made.json, which keeps it covered meanwhile) are never deleted as orphans then
+    # an unread set file may name pictures too: no copies (and covers) are pruned then
     sure = not found.unreadable
     pruned = derive.prune(folder, report.orphans) if prune and sure else []
     for name in report.orphans:
@@ -226,11 +219,7 @@ def import_manifest(
             return
         if not slug:
             raise click.UsageError("say which set the pictures are of: --set <its slug>")
-        given = content_dir is not None
-        folder = Path(content_dir if content_dir is not None else default_content_dir())
-        if not folder.is_dir():
-            raise click.ClickException(f"{folder}: no such content folder")
-        label = _label(str(folder), given).rstrip("/\\")
+        folder, label = content_folder(content_dir)
         done = importer.import_manifest(
             folder, manifest, slug, download_dir, replace, credit, label
         )

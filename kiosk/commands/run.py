@@ -55,11 +55,7 @@ def run(
 
 
 def process_settings(environ: os._Environ[str] | dict[str, str] | None = None) -> dict[str, Any]:
-    """A random secret for this process unless ``KIOSK_SECRET_KEY`` is set.
-
-    A fresh touchscreen then starts with no configuration; games in progress simply do not
-    survive a restart, because their signed tokens no longer verify.
-    """
+    """A random secret unless ``KIOSK_SECRET_KEY`` is set: games in play end with a restart."""
     environ = os.environ if environ is None else environ
     if environ.get("KIOSK_SECRET_KEY"):
         return {}

@@ -13,7 +13,7 @@ from typing import Any
 from kiosk.games import registry
 from kiosk.games.cards import Card
 
-# The kiosk's pace, to turn a game into minutes (an assumption stated in docs/rules/snap.md)
+# The kiosk's pace, to turn a game into minutes (an assumption stated in snap/rules.md)
 SECONDS_PER_ACTION = 1.2
 SECONDS_PER_OUTCOME = 2.0
 OUTCOMES = ("snap", "pool-formed", "pool-won", "penalty", "mistaken-call", "forfeit")

@@ -1,7 +1,5 @@
-"""Make what the kiosk serves from a curator's original photograph: ``srcset`` sizes in webp
-and jpg, and IIIF Image API 3 level-0 static tiles, kept under ``derived/`` with the content.
-
-Made once (``kiosk images``), never while a visitor waits: the web layer only reads them.
+"""Make the ``srcset`` sizes (webp, jpg) and IIIF level-0 tiles of an original under
+``derived/``, once (``kiosk images``), never while a visitor waits.
 """
 
 from __future__ import annotations
@@ -16,10 +14,12 @@ from PIL import Image as Pil
 from PIL import ImageOps, UnidentifiedImageError
 
 from kiosk.catalogue.pictures import (
+    DERIVED,
     MADE,
     Made,
     derived_dir,
     info_json,
+    picture_id,
     sha256_of,
     shared_folders,
     size_paths,
@@ -59,8 +59,7 @@ def make(content_dir: Path, src: str, covered: bool = False) -> Made:
     """Make (again) every derived file for one original; returns what was made."""
     original = content_dir / src
     with warnings.catch_warnings():
-        # the curator's own originals may be large scans: Pillow still refuses a decompression
-        # bomb (twice its limit), but need not warn about a big photograph
+        # a big scan need not warn: Pillow still refuses a decompression bomb (twice its limit)
         warnings.simplefilter("ignore", Pil.DecompressionBombWarning)
         with Pil.open(original) as opened:
             picture = _rgb(opened)
@@ -129,10 +128,7 @@ def run(
     check_only: bool = False,
     named: list[str] | None = None,
 ) -> Report:
-    """Bring the derived files of ``srcs`` up to date (or only say which are not); ``covered``
-    are the flagged ones (kiosk.catalogue.pictures.flagged_files), ``named`` every original
-    the content names (default ``srcs``: a folder of none of them is an orphan). One original
-    that cannot be made is said in ``failed`` and the others are still made."""
+    """Bring the copies of ``srcs`` up to date (or say which are not), each failure on its own."""
     made, current, stale, missing = [], [], [], []
     failed: list[tuple[str, str]] = []
     shared = {src: names for names in shared_folders(srcs).values() for src in names}
@@ -158,8 +154,8 @@ def run(
                 failed.append((src, why_not_made(exc)))
             else:
                 made.append(src)
-    wanted = {derived_dir(content_dir, src).name for src in (srcs if named is None else named)}
-    root = derived_dir(content_dir, "images/x").parent
+    wanted = {picture_id(src) for src in (srcs if named is None else named)}
+    root = content_dir / DERIVED
     orphans = (
         sorted(p.name for p in root.iterdir() if p.is_dir() and p.name not in wanted)
         if root.is_dir()
@@ -172,7 +168,7 @@ def run(
 
 def prune(content_dir: Path, orphans: tuple[str, ...]) -> list[str]:
     """Delete the orphan folders under derived/ (only folder names found there by ``run``)."""
-    root = derived_dir(content_dir, "images/x").parent
+    root = content_dir / DERIVED
     gone = []
     for name in orphans:
         folder = root / name

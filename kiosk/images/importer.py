@@ -1,12 +1,5 @@
-"""Import a museum's IIIF Presentation 3 manifest, offline: the curator downloaded the manifest
-and its images on a connected machine; each canvas's image is copied into ``images/<set>/``
-and named in the set's ``images:`` with its label (as alt text, to review), caption, credit
-and rights.
-
-Nothing here reaches the network: an image is looked for in the download folder by the
-``wget -x`` layout (``<host>/<path>``) or by its address's last part. The manifest is read
-with the IIIF consortium's ``iiif-prezi3``. Either every canvas can be imported or nothing is
-written: each canvas's problem is said, so one run tells the curator everything to fix.
+"""Import a downloaded IIIF Presentation 3 manifest (read by ``iiif-prezi3``) and its images
+into a set's ``images:``, offline; every canvas's problem is said, and then nothing is written.
 """
 
 from __future__ import annotations
@@ -185,8 +178,7 @@ def _image_url(canvas: Any) -> str | None:
 
 
 def _credit(canvas: Any, manifest: Manifest, data: dict[str, Any], index: int) -> str | None:
-    """Who holds the picture: the canvas's or manifest's required statement, else its
-    provider, else an ``attribution`` (Presentation 2's, which some manifests still carry)."""
+    """Who holds the picture: a required statement, else the provider, else an ``attribution``."""
     for owner in (canvas, manifest):
         statement = getattr(owner, "requiredStatement", None)
         if statement is not None:
@@ -206,8 +198,7 @@ def _credit(canvas: Any, manifest: Manifest, data: dict[str, Any], index: int) -
 
 
 def wget_path(url: str, download_dir: Path) -> Path | None:
-    """Where ``wget -x`` saved ``url`` (``<host>/<path>`` under the folder), if it is there
-    and inside the folder."""
+    """Where ``wget -x`` saved ``url`` (``<host>/<path>``), if it is there inside the folder."""
     parts = urlsplit(url)
     root = download_dir.resolve()
     for host in dict.fromkeys(h for h in (parts.netloc, parts.hostname) if h):
@@ -223,9 +214,7 @@ def wget_path(url: str, download_dir: Path) -> Path | None:
 def locate(
     url: str, download_dir: Path, by_name: dict[str, list[Path]], claimed: frozenset[Path]
 ) -> Path | str:
-    """The downloaded file of ``url``: ``<host>/<path>`` under the folder (as ``wget -x``
-    saves it), else the one file named as the address ends that is no other image's
-    ``wget -x`` file (``claimed``); or why it is not found."""
+    """The downloaded file of ``url`` (``wget -x``'s, else the one of its name), or why not."""
     found = wget_path(url, download_dir)
     if found is not None:
         return found
@@ -268,14 +257,8 @@ def _format_of(path: Path) -> str | None:
     return kind
 
 
-def extension(kind: str) -> str:
-    """The file ending for a picture format: ``JPEG`` → ``.jpg``."""
-    return FORMATS.get(kind, "." + kind.lower())
-
-
 def file_name(canvas: int, label: str | None, ending: str) -> str:
-    """``01-the-box-front.jpg``: the canvas's number (so files sort as the manifest does)
-    and its label made into a slug."""
+    """``01-the-box-front.jpg``: the canvas's number (files sort as the manifest) and label."""
     words = slug_from_accession(label or "")[:50].strip("-")
     return f"{canvas:02d}" + (f"-{words}" if words else "") + ending
 
@@ -287,8 +270,7 @@ def plan(
     slug: str,
     credit: str | None = None,
 ) -> list[Picture]:
-    """Every canvas's picture, or Refused with every canvas's problem; ``credit`` is used
-    where the manifest names no one."""
+    """Every canvas's picture, or Refused with every canvas's problem."""
     canvases = _items(manifest.items)
     if not canvases:
         raise Refused(["the manifest has no canvases: there is nothing to import"])
@@ -329,7 +311,7 @@ def plan(
         manifest_label = _text(manifest.label) or "The object"
         alt = label or f"{manifest_label}, picture {index + 1}"
         caption = _text(getattr(canvas, "summary", None)) or label
-        src = f"images/{slug}/{file_name(index + 1, label, extension(kind))}"
+        src = f"images/{slug}/{file_name(index + 1, label, FORMATS.get(kind, '.' + kind.lower()))}"
         pictures.append(Picture(index + 1, url, found, src, alt, caption, str(who), str(rights)))
     if problems:
         raise Refused(problems)
@@ -370,8 +352,7 @@ def _front_lines(text: str) -> tuple[list[str], int]:
 
 
 def with_images(text: str, source: SourceFile, block: str, replace: bool) -> tuple[str, bool]:
-    """The set file's text with ``block`` as its ``images:`` (every other byte as it was),
-    and whether an ``images:`` was replaced; Refused if it has one and not ``replace``."""
+    """The set file with ``block`` as its ``images:``, every other byte as it was."""
     lines, closing = _front_lines(text)
     data = source.data or {}
     if "images" not in data:
@@ -405,8 +386,7 @@ BOM = "\ufeff"
 def find_set(
     content_dir: Path, slug: str, label: str | None = None
 ) -> tuple[Path, str, SourceFile]:
-    """The set file with this slug in ``sets/``: its path, its text exactly as written (line
-    ends and all) and what was read of it (shown as ``label``/sets/<file>)."""
+    """The set file of this slug: its path, its text exactly as written, and what was read."""
     folder = content_dir / "sets"
     candidates = sorted(folder.glob("*.md")) if folder.is_dir() else []
     for path in candidates:
@@ -443,8 +423,7 @@ def import_manifest(
     credit: str | None = None,
     label: str | None = None,
 ) -> Imported:
-    """Copy every canvas's image into ``images/<slug>/`` and name them in the set's
-    ``images:``; Refused (nothing written) if any canvas or the set file has a problem."""
+    """Copy every canvas's image into images/<slug>/ and name them in the set, or nothing."""
     set_file, text, source = find_set(content_dir, slug, label)
     before = _problems(source)
     if before:

@@ -1,8 +1,5 @@
-"""Bar charts drawn as SVG on the server: no script, no chart library, nothing for the CSP to allow.
-
-Colours and type come from classes (``static/css/insights.css``): the CSP forbids ``style``
-attributes, and SVG's presentation attributes are not needed. Each chart is an image with a
-title and a description; the page shows the same figures in a table beside it.
+"""Bar charts as server-side SVG: no script or library for the CSP to allow; colours come from
+classes (no ``style`` attributes), and the page shows the figures in a table too.
 """
 
 from __future__ import annotations
@@ -27,8 +24,7 @@ class Series:
 
 
 def nice_top(value: float, ticks: int = 4) -> float:
-    """The axis maximum: ``ticks`` steps of 1, 2 or 5 times a power of ten, reaching ``value``
-    (whole steps for counts: the smallest axis is 0 to 4)."""
+    """The axis maximum: ``ticks`` whole steps of 1, 2 or 5 times a power of ten."""
     least = max(value, 1) / ticks
     power = 10 ** max(0, math.floor(math.log10(least)))
     steps = (1, 2, 5, 10) if power == 1 else (1, 2, 2.5, 5, 10)  # whole numbers on the axis

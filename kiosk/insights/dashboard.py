@@ -1,8 +1,5 @@
-"""The dashboard's figures: a report's counts as charts and tables, in a curator's words.
-
-Four charts, each with its figures in a table beside it: page views by day (kiosk, site and
-embeds apart), games started against finished (and abandoned) per game, how far each rule
-step-through is watched, and notes read next to contested cards revealed, by day.
+"""The dashboard's figures: four charts (views by day, games, rules watched, notes against
+reveals), each with its numbers in a table.
 """
 
 from __future__ import annotations

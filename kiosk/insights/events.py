@@ -1,10 +1,5 @@
-"""What the browser may report, checked word by word: only known events with known values count.
-
-The browser's events (a card revealed, a note read, how far a rule was watched, a kiosk reset,
-a tap on the attract loop, a game left unfinished) arrive as a few form fields. Each value is
-checked against the catalogue (the set exists and has that flagged card, the step is one of the
-scenario's) or against a closed list; anything else is refused, so no free text from a visitor
-ever reaches the database.
+"""The browser's events, checked word by word against the catalogue or a closed list, so no
+visitor's free text ever reaches the database.
 """
 
 from __future__ import annotations
@@ -47,8 +42,7 @@ def _flagged_card(snapshot: Snapshot, set_slug: str, card: str) -> bool:
 def game_settings(
     snapshot: Snapshot, set_slug: str, game: str, variant: str, level: str, bots: int | None
 ) -> dict[str, Any] | None:
-    """A game's dimensions if the set plays that game and its engine knows the variant and
-    level ("" for one not said; bots 0 when not said), else None."""
+    """A game's dimensions if the set plays it and its engine knows them, else None."""
     entry = snapshot.sets.get(set_slug)
     game_entry = snapshot.games.get(game)
     if entry is None or game_entry is None or game not in getattr(entry.record, "games", ()):
@@ -72,10 +66,7 @@ def game_count(
     outcome: str = "",
     moves: int | None = None,
 ) -> Count:
-    """The count for a game started, finished (with its outcome) or abandoned.
-
-    Raises ValueError for an event or outcome outside the vocabulary: a caller's mistake.
-    """
+    """The count of a game event; ValueError for one outside the vocabulary (a caller's bug)."""
     if event not in GAME_EVENTS:
         raise ValueError(f"game event {event!r}: one of {', '.join(GAME_EVENTS)}")
     if event == "finished" and outcome not in OUTCOMES:

@@ -1,8 +1,4 @@
-"""Wrong curator passwords per client, kept in the process: who may try again, and when.
-
-Pure (no Flask, no clock but the one given): the dashboard's sign-in asks it
-(kiosk.web.insights), and the tests drive its clock.
-"""
+"""Wrong curator passwords per client, kept in the process (pure: the tests drive its clock)."""
 
 from __future__ import annotations
 
@@ -34,12 +30,7 @@ class _Client:
 
 
 class FailureGuard:
-    """Wrong curator passwords per client, in this process: who may try again, and when.
-
-    Bounded: at most ``capacity`` clients are remembered (about 100 bytes each), the one whose
-    last wrong password is oldest forgotten first. Per process: gunicorn's workers each keep
-    their own, so with W workers a client gets up to W * MAX_FAILURES wrong passwords before
-    every worker has locked it out, and W a lockout after that (docs/insights.md)."""
+    """Per-process lockouts of at most ``capacity`` clients (docs/insights.md: W workers, W×)."""
 
     def __init__(
         self, capacity: int = MAX_CLIENTS, clock: Callable[[], float] = time.monotonic

@@ -1,22 +1,6 @@
-"""The counts in PostgreSQL (psycopg 3), for several machines counting into one database.
-
-``KIOSK_INSIGHTS_DB=postgresql://user:password@host/dbname`` (any libpq URL). The kiosk makes
-its tables and migrates them, as it does a SQLite file: the role needs to own the database
-(or its ``public`` schema). The SQL is :mod:`kiosk.insights.store`'s with PostgreSQL's words.
-
-- **One connection per write or read**, as with SQLite: a process writes every few seconds,
-  so a pool would hold connections for nothing; a forked worker (gunicorn) never shares its
-  parent's connection; a database that restarts costs one failed write (its counts wait).
-- **Writes**: one transaction of upserts (``ON CONFLICT … DO UPDATE SET n = n + excluded.n``,
-  atomic under concurrent writers at PostgreSQL's default READ COMMITTED), sent together
-  (``executemany``: one round trip). Every process writes its rows in the same order (sorted),
-  so two writers adding to the same rows wait for each other, never deadlock. A write waits
-  at most ``BUSY_TIMEOUT_MS`` for a lock, as SQLite's busy timeout; a failed one keeps its
-  counts for the next (the recorder's job).
-- **Migrations**: numbered in the table ``insights_schema``, applied under a transaction-level
-  advisory lock, so two machines starting on an empty database make the tables once.
-- Text columns compare bytes (``COLLATE "C"``), as SQLite's do: ranges of hours and the order
-  of rows are the same in both databases.
+"""The counts in PostgreSQL (psycopg 3) for several machines: one connection per write, sorted
+upserts in one transaction (no deadlock), migrations under an advisory lock, and byte-wise
+text (``COLLATE "C"``) as SQLite's (docs/insights.md).
 """
 
 from __future__ import annotations
@@ -99,8 +83,7 @@ class PostgresStore(Store):
         self.address = self.path = shown(address)
 
     def connect(self) -> psycopg.Connection[Any]:
-        """A new connection (autocommit: each write is its own ``transaction()``), with the
-        tables made or migrated the first time."""
+        """A new autocommit connection, with the tables made or migrated the first time."""
         db = psycopg.connect(self._conninfo, autocommit=True)
         try:
             if not self._ready:

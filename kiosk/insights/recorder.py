@@ -1,22 +1,6 @@
-"""Counting without slowing a page: counts kept in memory per process, written every few seconds.
-
-``count`` only adds 1 to a dictionary under a lock; a daemon thread of the process (started on
-the first count, again after a fork) writes what has gathered every ``interval`` seconds in one
-transaction, and an ``atexit`` hook writes the rest when the process ends. A crash (or a kill
-that skips ``atexit``) loses at most the last ``interval`` seconds of counts: accepted
-(docs/insights.md). A write that fails (the disk full, the file locked for longer than the busy
-timeout) keeps its counts for the next try, and ``error`` says what went wrong until a write
-succeeds (``/healthz`` reports it). Under tests no thread is started: ``flush`` is called
-directly, so what is written is known.
-
-Every dimension is a word from a closed list except an embedding site's origin, which comes
-from a request header: anyone can make one up. So at most :data:`MAX_ORIGINS_PER_DAY` origins
-are kept a day and every other one is counted as :data:`OTHER_SITES`. Each process admits new
-origins while the day has room, in memory; before a write it checks them against the origins
-the file already has that day (written by other processes, or before a restart) and counts the
-ones beyond the room as other sites. Two processes writing new origins at the very same moment
-can each fill the room they saw, so the bound over N processes is ``N * MAX_ORIGINS_PER_DAY``
-(docs/insights.md).
+"""Counting without slowing a page: counts in memory per process, written every few seconds by a
+thread (and at exit); a failed write keeps them. Made-up embedding origins are capped per day
+(MAX_ORIGINS_PER_DAY a process; docs/insights.md).
 """
 
 from __future__ import annotations
@@ -38,8 +22,7 @@ FLUSH_SECONDS = 5.0
 # Distinct rows held between writes: far above what visitors make in a few seconds, low enough
 # that a flood of made-up embedding origins cannot fill a worker's memory.
 MAX_PENDING_KEYS = 5_000
-# Embedding sites kept per UTC day; the rest are counted as OTHER_SITES. A school's site, a
-# learning platform or a blog each count once: far more than the kiosk has ever had in a day.
+# Embedding sites kept per UTC day (the rest are OTHER_SITES): far more than any real day has.
 MAX_ORIGINS_PER_DAY = 50
 OTHER_SITES = "(other sites)"
 # page_views origins that are words of ours, not a site's name: never capped
@@ -61,8 +44,7 @@ class Recorder:
         self._start_fresh()
 
     def _start_fresh(self) -> None:
-        """A new lock, no counts and no thread: at start, and in a forked child (gunicorn's
-        workers), where the parent's lock, counts and thread are not its own."""
+        """A new lock, counts and thread: at start, and in a forked child (gunicorn)."""
         self._pid = os.getpid()
         self._lock = threading.Lock()
         self._pending: Counter[tuple[str, tuple[Any, ...]]] = Counter()
@@ -80,8 +62,7 @@ class Recorder:
         self.add(table, tuple(dimensions[name] for name in names), n)
 
     def add(self, table: str, values: tuple[Any, ...], n: int = 1) -> None:
-        """``count`` with the dimensions already in the table's column order (the page-view
-        hook's fast path: it runs on every page)."""
+        """``count`` with values in column order: the page-view hook's fast path."""
         hour = hour_of()
         with self._lock:
             if table == "page_views" and values[_SITE] not in NOT_A_SITE:
@@ -95,8 +76,7 @@ class Recorder:
             self._start_thread()
 
     def _admit(self, day: str, values: tuple[Any, ...]) -> tuple[Any, ...]:
-        """A page view's values with its site kept if the day has room for it, else counted as
-        OTHER_SITES (under the lock)."""
+        """Keep the site if the day has room, else OTHER_SITES (under the lock)."""
         if day != self._origin_day:
             self._origin_day, self._origins = day, set()
         site = values[_SITE]
@@ -116,10 +96,7 @@ class Recorder:
     def _check_sites(
         self, batch: Counter[tuple[str, tuple[Any, ...]]], unchecked: dict[tuple[str, str], None]
     ) -> Counter[tuple[str, tuple[Any, ...]]]:
-        """Check the sites this process admitted against those the file already has that day:
-        the ones beyond the day's room become OTHER_SITES, in ``batch`` and in what is pending.
-        A file that cannot be read raises, as a failed write does: nothing is written, and the
-        check is made again next time."""
+        """Sites beyond the day's room in the database become OTHER_SITES; raises as a write."""
         refused: set[tuple[str, str]] = set()
         known: dict[str, set[str]] = {}
         for day in dict.fromkeys(day for day, _ in unchecked):
@@ -211,8 +188,7 @@ _recorders_lock = threading.Lock()
 def recorder_for(
     path: str | Path, interval: float = FLUSH_SECONDS, thread: bool = True
 ) -> Recorder:
-    """The process's recorder for the database at ``path`` (a file, or a database's address:
-    one per database, shared by apps)."""
+    """The process's recorder for a database, one per database, shared by apps."""
     where = path if isinstance(path, str) and "://" in path else Path(path).resolve()
     key = (where, thread)
     with _recorders_lock:

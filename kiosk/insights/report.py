@@ -1,9 +1,5 @@
-"""The counts for a period, summed the ways a curator asks about them, and the CSV export.
-
-A period is whole days (UTC), first and last included: the last 7 days unless a curator picks
-others. Everything here reads :class:`~kiosk.insights.store.Store` rows and adds them up in
-Python: a period holds a few thousand rows at most, and one code path serves the dashboard, the
-CSV and ``kiosk insights``.
+"""A period's counts summed the ways a curator asks (one path for the dashboard, the CSV and
+``kiosk insights``); a period is whole UTC days.
 """
 
 from __future__ import annotations
@@ -52,11 +48,7 @@ def today() -> date:
 
 
 def period(first: str | None = None, last: str | None = None, days: int | None = None) -> Period:
-    """The period asked for: ``first``/``last`` as ISO dates, else the last ``days`` (7) days.
-
-    Raises ValueError naming a date that is not ``YYYY-MM-DD``. Dates the wrong way round are
-    swapped; a period longer than :data:`MAX_DAYS` keeps its last days.
-    """
+    """The period asked for, else the last ``days`` (7); ValueError naming a bad date."""
     end = _date(last, "to") if last else today()
     span = max(1, days or DEFAULT_DAYS)
     start = _date(first, "from") if first else end - timedelta(days=span - 1)
@@ -113,9 +105,7 @@ class Report:
         return not any(self.rows.values())
 
     def sites(self, limit: int = SITES_SHOWN) -> tuple[list[tuple[str, int]], int]:
-        """The embedding sites with the most page views (at most ``limit``), then "(other
-        sites)" with the views of the rest (the sites the recorder did not keep, and those
-        beyond ``limit``); and how many sites were left out here."""
+        """The most viewed embedding sites, the rest as "(other sites)", and how many left out."""
         named = [(o, n) for o, n in self.origins.most_common() if o != OTHER_SITES]
         shown, rest = named[:limit], named[limit:]
         other = self.origins.get(OTHER_SITES, 0) + sum(n for _, n in rest)

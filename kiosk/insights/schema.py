@@ -1,9 +1,5 @@
-"""What is counted: four tables of counts per hour, and the small pure helpers that make keys.
-
-Every row is an hour (UTC, ``YYYY-MM-DDTHH``), a few words from a closed vocabulary (a page
-kind, a set's slug, a game's variant, …) and a count. Nothing in a row comes from the visitor's
-device or address: the only value taken from a request header is an embedding site's origin
-(scheme and host, from ``Origin`` or ``Referer``), a fact about a school's website, not a person.
+"""What is counted: four tables of counts per hour in a closed vocabulary; the one header value
+kept is an embedding site's origin (a school's site, not a person).
 """
 
 from __future__ import annotations
@@ -78,12 +74,7 @@ def length_band(moves: int) -> str:
 
 
 def origin_of(header: str | None, own_host: str) -> str:
-    """An embedding page's origin (``scheme://host[:port]``) from its Origin or Referer header.
-
-    Path, query, user name and fragment are dropped: only the site is kept. An address on our
-    own host is a link followed inside the frame (:data:`SAME_SITE`); none at all, or one that
-    is not an http(s) address, is :data:`NO_ORIGIN`.
-    """
+    """An embedding page's ``scheme://host[:port]`` from Origin or Referer, or a marker word."""
     if not header or header == "null":
         return NO_ORIGIN
     try:

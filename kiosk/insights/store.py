@@ -1,18 +1,6 @@
-"""The counts' database: a SQLite file (the embedded default) or a PostgreSQL database.
-
-``Store(address)`` is the one way in: a file path gives a :class:`SQLiteStore` (the standard
-library's ``sqlite3``), a ``postgresql://`` (or ``postgres://``) address a
-:class:`~kiosk.insights.postgres.PostgresStore` (psycopg 3), so that several machines can count
-into one database. Both have the same methods (``add`` a batch, ``rows`` to read a table back,
-``version``, ``exists``, ``dump``), the same tables, the same migrations and the same SQL but for
-a few words (:class:`Dialect`).
-
-Several processes share one database safely. Every write is one short transaction that adds a
-batch of counts with upserts (``n = n + excluded.n``), so two processes adding to the same hour
-never lose a count. SQLite: WAL mode (readers never wait for the writer), a busy timeout, and
-``BEGIN IMMEDIATE``; migrations are numbered by ``PRAGMA user_version`` and run inside the same
-kind of transaction, so two processes starting on a new file create it once. PostgreSQL: see
-:mod:`kiosk.insights.postgres`.
+"""The counts' database: ``Store(address)`` is SQLite (a file: WAL, a busy timeout, BEGIN
+IMMEDIATE) or PostgreSQL (an address), same tables and SQL but a few words; every write is
+one transaction of upserts, so concurrent processes never lose a count.
 """
 
 from __future__ import annotations
@@ -65,8 +53,7 @@ def _create_table(table: str, dialect: Dialect) -> str:
 
 
 def migrations(dialect: Dialect) -> tuple[tuple[str, ...], ...]:
-    """Each migration is a list of statements; its number is its place in the list, from 1.
-    Both databases have the same migrations, so the same version means the same tables."""
+    """Each migration's statements, numbered from 1: the same version means the same tables."""
     return (tuple(_create_table(table, dialect) for table in TABLES),)
 
 
@@ -100,8 +87,7 @@ SELECTS = {table: select(table, SQLITE) for table in TABLES}
 
 
 class Store:
-    """The counts in one database. ``Store(path)`` is a :class:`SQLiteStore`,
-    ``Store("postgresql://…")`` a :class:`~kiosk.insights.postgres.PostgresStore`."""
+    """The counts in one database: a SQLiteStore for a path, a PostgresStore for an address."""
 
     # What the store raises when its database cannot be used (kiosk.web.insights catches them).
     errors: ClassVar[tuple[type[BaseException], ...]] = ()
@@ -135,8 +121,7 @@ class Store:
     def rows(
         self, table: str, first_hour: str = "", last_hour: str = "\uffff"
     ) -> list[dict[str, Any]]:
-        """Every row of ``table`` whose hour is in [first_hour, last_hour], oldest first (and in
-        key order within an hour)."""
+        """Every row of ``table`` with its hour in the range, oldest first, in key order."""
         columns = (*key_columns(table), "n")
         with closing(self.connect()) as db:  # type: ignore[attr-defined]
             return [

@@ -1,14 +1,5 @@
-"""The attract loop: what the touchscreen shows while nobody is using it, and kiosk mode's setup.
-
-``/attract/<n>`` is slide n (1-based) of the reel: the catalogued sets (title, date, maker and
-a picture of a card that is never a flagged one) taking turns with the rule step-throughs of
-:func:`kiosk.catalogue.scenarios.sequence`, whose steps the page animates one after another.
-Every slide is a real page; for an htmx request (``HX-Request``) only the slide is sent, which
-is how ``kiosk-mode.js`` fills the attract layer over the home page after an idle time.
-
-This module also settles kiosk mode's idle timings, clamped to their production floors
-(``config.kiosk_timings``), and gives them to every template; whether kiosk mode is on
-(``kiosk_mode``) is :func:`kiosk.web.modes.is_kiosk_mode`.
+"""The attract loop (``/attract/<n>``: sets and safe rule step-throughs taking turns; an htmx
+request gets the slide alone, for kiosk-mode.js) and kiosk mode's idle timings.
 """
 
 from __future__ import annotations
@@ -18,7 +9,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from flask import Blueprint, Flask, abort, current_app, render_template, url_for
-from markupsafe import Markup
 
 from kiosk.catalogue.citations import plain
 from kiosk.catalogue.scenarios import sequence
@@ -37,22 +27,13 @@ from kiosk.web.pages import (
     wants_fragment,
 )
 from kiosk.web.play.games import PlayGame, adapter
-from kiosk.web.rules import game_table
+from kiosk.web.rules import Frame, game_table
 
 log = logging.getLogger(__name__)
 
 bp = Blueprint("attract", __name__, url_prefix="/attract")
 
 STEP_MS = 2600  # a rule step rests this long on the attract screen: time to read its caption
-
-
-@dataclass(frozen=True)
-class Frame:
-    """One step of a rule step-through, as the attract screen shows it."""
-
-    n: int
-    caption: str
-    table: Markup  # the game's own table after the step, drawn small
 
 
 @dataclass(frozen=True)
@@ -106,8 +87,7 @@ def reel(snapshot: Snapshot) -> list[tuple[str, str]]:
 
 
 def set_kicker(record: SetRecord) -> str:
-    """ "In the collection" (in the curators' words) only for an object a museum holds; any
-    other set says what it is."""
+    """ "In the collection" only for an object a museum holds; any other set says what it is."""
     if is_museum_object(record):
         return word(content.current().words, "in-the-collection")
     return record.object_type or ""

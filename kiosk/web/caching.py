@@ -1,11 +1,5 @@
-"""Caching: versioned static files kept for a year, catalogue pages with ETags and 304s.
-
-Every ``url_for('static', ...)`` gets ``?v=<hash of the file>``, so a changed file gets a new
-URL and a browser may keep each URL for a year. A catalogue page's ETag comes from the
-content version, the code version (templates and package) and the request's own variant
-(path, embed, htmx headers), so a revalidation is answered 304 before anything is rendered,
-and a page already rendered under that ETag is sent again from memory (a ``Memo``): a
-catalogue page is rendered once per content version, not once per visitor.
+"""Static URLs versioned by their bytes and kept a year; catalogue pages with ETags (content,
+code and request variant), answered 304 or from a Memo before rendering.
 """
 
 from __future__ import annotations
@@ -28,15 +22,10 @@ VARIANT_HEADERS = ("HX-Request", "HX-Request-Type", "HX-History-Restore-Request"
 URL_PARTS = ("wsgi.url_scheme", "SCRIPT_NAME", "PATH_INFO", "QUERY_STRING")
 
 
-def static_folder(endpoint: str) -> str | None:
-    """The folder a static endpoint serves: the app's ``static``, or a game's ``<bp>.static``."""
-    blueprint = endpoint.rpartition(".")[0]
-    return (current_app.blueprints[blueprint] if blueprint else current_app).static_folder
-
-
 def file_version(filename: str, endpoint: str = "static") -> str | None:
     """A short hash of a static file's bytes, None if absent."""
-    folder = static_folder(endpoint)
+    blueprint = endpoint.rpartition(".")[0]  # "" for the app's static, a game's "<bp>.static"
+    folder = (current_app.blueprints[blueprint] if blueprint else current_app).static_folder
     path = safe_join(folder, filename) if folder else None
     if path is None:
         return None
@@ -65,9 +54,8 @@ def page_etag(version: str) -> str:
         content.current().version,
         str(current_app.config.get("KIOSK_MODE")),
         str(current_app.config.get("PREVIEW")),  # a preview shows drafts and the problems bar
-        # The raw WSGI values, not request.host_url and full_path: those decode and re-quote
-        # the URL on every request, and the bytes say the same. The host and scheme are in
-        # because the oEmbed discovery link names the page's absolute URL.
+        # The raw WSGI values (host_url and full_path re-quote on every request); the host and
+        # scheme because the oEmbed discovery link names the page's absolute URL.
         *(str(request.environ.get(key, "")) for key in URL_PARTS),
         request.host,
         *(request.headers.get(name, "") for name in VARIANT_HEADERS),
@@ -103,14 +91,11 @@ def init_app(app: Flask) -> None:
         if not tags.star_tag and tags.contains_weak(g.page_etag):
             response = Response(status=304)
             response.set_etag(g.page_etag)
-            response.vary.update(VARIANT_HEADERS)
             return response
         body = pages.get(g.page_etag)
         if body is not None:
             g.page_from_cache = True
-            response = Response(body, mimetype="text/html")
-            response.vary.update(VARIANT_HEADERS)
-            return response
+            return Response(body, mimetype="text/html")
         return None
 
     @app.after_request

@@ -1,8 +1,5 @@
-"""Card pictures as SVG: the named sets' faces, the 52-card faces, and every set's back.
-
-The drawings come from ``kiosk.web.cardfaces``; this blueprint only finds the card, sets cache
-headers (an ETag from the content version, so an edited set is redrawn) and answers 304s.
-Template globals here give every page (records, the game table, rule steps) the same URLs.
+"""Card pictures as SVG (drawn by kiosk.web.cardfaces) with ETags by content version, and the
+template globals that give every page the same card URLs.
 """
 
 from __future__ import annotations
@@ -23,11 +20,8 @@ bp = Blueprint("cards", __name__, url_prefix="/cards")
 
 SVG_TYPE = "image/svg+xml; charset=utf-8"
 STANDARD = "standard"
-# The made copy a card photograph is placed at, in pixels across (``kiosk images`` makes 320,
-# 640, 1024 and 1600). A card in play is at most about 310 CSS px wide (a portrait kiosk's
-# rule step) and a phone's about 95 (x3 device pixels): 320 is sharp on both, and a game
-# never fetches more. A record page's card is bigger (640), a printed one 63 mm (640: about
-# 260 dots an inch).
+# The made copy a photograph is placed at: a card in play is at most ~310 CSS px (a phone's ~95
+# at x3), a record page's bigger, a printed one 63 mm (640: ~260 dpi).
 PLAY_WIDTH = 320
 PAGE_WIDTH = 640
 PRINT_WIDTH = 640
@@ -41,13 +35,6 @@ def _svg_response(svg: str, etag_parts: tuple[str, ...], max_age: int) -> Respon
     response.set_etag(tag[:20])
     response.headers["Cache-Control"] = f"public, max-age={max_age}"
     return response.make_conditional(request)
-
-
-def _set_or_404(set_slug: str) -> SetRecord:
-    entry = content.entry("set", set_slug)  # a draft's cards only in preview
-    if entry is None:
-        abort(404)
-    return entry.record  # type: ignore[return-value]
 
 
 def find_face(set_record: SetRecord, face_slug: str) -> CardFace | None:
@@ -78,7 +65,7 @@ def standard(card_id: str) -> Response:
 @bp.get("/<set_slug>/back.svg")
 def back(set_slug: str) -> Response:
     """A set's back, drawn from its record (the Woolworths back: dark blue, a pattern of Ws)."""
-    record = _set_or_404(set_slug)
+    record: SetRecord = content.entry_or_404("set", set_slug).record  # type: ignore[assignment]
     svg = cardfaces.back_svg(record.back, record.title)
     return _svg_response(svg, ("back", set_slug, content.current().version), 300)
 
@@ -86,7 +73,7 @@ def back(set_slug: str) -> Response:
 @bp.get("/<set_slug>/<face_slug>.svg")
 def face(set_slug: str, face_slug: str) -> Response:
     """A named set's face, in its set's look; a flagged face is drawn as its historic title only."""
-    record = _set_or_404(set_slug)
+    record: SetRecord = content.entry_or_404("set", set_slug).record  # type: ignore[assignment]
     found = find_face(record, face_slug)
     if found is None:
         if record.deck == "standard-52" and cardfaces.is_standard_id(face_slug):
@@ -97,13 +84,9 @@ def face(set_slug: str, face_slug: str) -> Response:
     return _svg_response(svg, ("face", set_slug, face_slug, content.current().version), 300)
 
 
-# ----------------------------------------------------------------- URLs for templates
-
-
 @dataclass(frozen=True)
 class Face:
-    """A card's face as a table, a rule step or a print sheet places it: the picture's URL,
-    and whether it is a photograph (the drawn faces carry their own corners)."""
+    """A card's face where a table places it; a photograph needs a class, a drawing has corners."""
 
     src: str
     photo: bool = False
@@ -115,10 +98,7 @@ class Face:
 
 
 def front_picture(face: CardFace, printable_only: bool = False) -> Picture | None:
-    """The photograph to place as a card's face: its front's made copies, or None where the
-    card has no photograph, the card or the file is covered (by whichever record, or on the
-    picture itself), ``kiosk images`` has not made its copies (never the original), or,
-    for paper, its rights do not let it be printed."""
+    """A card front's made copies, or None: covered, not made yet, or (paper) not printable."""
     if face.image is None or face.content_note is not None:
         return None
     found = picture(face.image)  # None for a covered file
@@ -129,11 +109,7 @@ def front_picture(face: CardFace, printable_only: bool = False) -> Picture | Non
 
 @bp.app_template_global()
 def face_src(set_record: SetRecord, face: CardFace, width: int = PAGE_WIDTH) -> str:
-    """Where a face's picture is: a made copy of the curator's photograph if there is one,
-    else our drawing.
-
-    A flagged face is always our drawing (its historic title only), never the photograph.
-    """
+    """A face's photograph (made copy) or our drawing; a flagged face is always the drawing."""
     found = front_picture(face)
     if found is not None:
         return found.src(width)
@@ -177,11 +153,7 @@ def _card_face(face_key: str, width: int, printable_only: bool) -> Face:
 
 
 def card_face(face_key: str, width: int = PLAY_WIDTH, printable_only: bool = False) -> Face:
-    """The face of an engine card (its ``face`` key: ``standard/AS`` or ``<set>/<face>``):
-    the set's photograph of the card's front, a made copy about ``width`` pixels across,
-    where it has one (for paper, one its rights let be printed), else the drawing. Kept
-    with the content snapshot: a table asks for every card it shows, on every action. A page
-    for paper (``g.paper``) prints photographs only."""
+    """An engine card's face (photograph or drawing); kept per snapshot: asked for every action."""
     printable_only = printable_only or g.get("paper", False)
     faces = content.derived().faces
     key = (face_key, width, printable_only, is_preview(), request.script_root)
@@ -191,10 +163,7 @@ def card_face(face_key: str, width: int = PLAY_WIDTH, printable_only: bool = Fal
     return found
 
 
-@bp.app_template_global()
-def standard_name(card_id: str) -> str:
-    """``QH`` → ``Queen of Hearts``."""
-    return cardfaces.standard_name(card_id)
+bp.add_app_template_global(cardfaces.standard_name, "standard_name")
 
 
 def init_app(app: Flask) -> None:

@@ -1,11 +1,5 @@
-"""A page's citations as numbered notes, with their sources at the foot (issue 27).
-
-Templates write ``{{ entry.html|cited }}`` for a body and ``{{ cite(value) }}`` for a
-field; each citation becomes a superscript number linking to its note, and each note links
-back to it and on to its source on the sources page. ``{{ page_notes() }}`` at the end of
-the page lists them (one note a citation, numbered in the order the page shows them).
-Where a page has no foot (a tile, a title, the attract loop), ``uncited`` takes them out.
-The syntax lives in ``kiosk.catalogue.citations``; this module only draws it.
+"""Citations drawn as numbered notes with their sources at the page's foot (issue 27); the
+syntax is kiosk.catalogue.citations'.
 """
 
 from __future__ import annotations

@@ -1,11 +1,5 @@
-"""gzip for text responses: waitress and gunicorn send bodies as they are given.
-
-Pages, stylesheets, scripts and card pictures are text and shrink to a quarter; a phone on a
-school's slow connection feels that. Anything with an ETag (static files, catalogue pages,
-card pictures) is compressed on each request: browsers keep static files a year and revalidate
-pages with ETags, so few bodies are sent twice.
-A compressed copy is a different byte sequence, so its ETag becomes weak (RFC 9110 8.8.1);
-revalidation uses weak comparison, so a 304 still answers it.
+"""gzip for text responses (waitress and gunicorn send bodies as given); a gzipped body's ETag
+becomes weak (RFC 9110 8.8.1), which revalidation still matches.
 """
 
 from __future__ import annotations

@@ -1,7 +1,5 @@
-"""Flask glue for the catalogue: one ``Catalogue`` per app, one snapshot per request.
-
-Also serves the content folder's pictures under ``/media/images/...`` (the URLs the
-renderer writes for markdown images; templates use ``url_for("content.media", src=...)``).
+"""Flask glue for the catalogue: one ``Catalogue`` per app, one snapshot per request, and the
+content folder's pictures under ``/media/images/``.
 """
 
 from __future__ import annotations
@@ -53,9 +51,7 @@ def current() -> Snapshot:
 
 @dataclass
 class Derived:
-    """What an action works out from the content, kept with the snapshot it came from (so an
-    edit never meets a stale value): one member per kind, by key, each value made once a
-    snapshot. The only kept values derived from the content (docs/architecture.md, "Caches")."""
+    """What an action derives from the content, per snapshot (docs/architecture.md, "Caches")."""
 
     # (game, set) → the set's deck for the game and its fingerprint ([] and "" if it cannot)
     decks: dict[tuple[str, str], tuple[list[Card], str]] = field(default_factory=dict)
@@ -81,6 +77,14 @@ def entry(kind: str, slug: str) -> Entry | None:
     return found
 
 
+def entry_or_404(kind: str, slug: str) -> Entry:
+    """The entry to show at this address (a draft only in preview), else 404."""
+    found = entry(kind, slug)
+    if found is None:
+        abort(404)
+    return found
+
+
 def set_record(slug: str) -> SetRecord | None:
     """A set's record (a draft's only in preview), or None."""
     found = entry("set", slug)
@@ -88,29 +92,21 @@ def set_record(slug: str) -> SetRecord | None:
 
 
 def set_records() -> list[Any]:
-    """Every set's record in this snapshot, drafts included: a picture any of them flags is
-    covered everywhere."""
+    """Every set's record, drafts too: a picture any of them flags is covered everywhere."""
     snapshot = current()
     return [e.record for e in (*snapshot.sets.values(), *snapshot.drafts.get("set", {}).values())]
 
 
-def covered_files() -> frozenset[str]:
-    """The picture files this snapshot covers: flagged by any record, drafts included."""
-    return flagged_files(set_records())
-
-
 def is_covered(src: str) -> bool:
-    """A picture file that only its cover may show: flagged now, or flagged when ``kiosk
-    images`` last made its copies (a record held back by a mistake flags nothing)."""
-    if src in covered_files():
+    """Flagged now, or when ``kiosk images`` made its copies (a held-back record flags nothing)."""
+    if src in flagged_files(set_records()):
         return True
     made = read_made(catalogue().content_dir, src)
     return made is not None and made.covered
 
 
 def regular_file_inside(root: Path, src: str) -> bool:
-    """True when ``src`` is a regular file under ``root`` reached through no symbolic link
-    (a link in images/ could lead anywhere on the machine)."""
+    """A regular file under ``root`` reached through no link (a link could lead anywhere)."""
     path = safe_join(str(root), src)
     if path is None:
         return False

@@ -1,7 +1,5 @@
-"""The curators' own pages and the preview bar: what a curator without a terminal needs.
-
-Preview (``KIOSK_PREVIEW=1``, ``kiosk run --preview``) is never on in kiosk mode or inside an
-embed (:func:`kiosk.web.modes.is_preview`); nothing here is linked from a visitor's page.
+"""The curators' pages and the preview bar; never in kiosk mode or an embed, linked from no
+visitor's page.
 """
 
 from __future__ import annotations
@@ -23,8 +21,7 @@ BAR_LIMIT = 5  # problems listed in the bar; the rest are on /curators/problems
 
 @bp.app_context_processor
 def _preview_context() -> dict[str, Any]:
-    """The content's problems for the bar, only in the curators' preview (``preview`` itself is
-    :func:`kiosk.web.modes.template_context`'s)."""
+    """The content's problems for the preview bar (only in the curators' preview)."""
     if not modes.is_preview():
         return {}
     snapshot = content.current()

@@ -1,25 +1,6 @@
-"""``/embed/<path>``: every public page without the kiosk's chrome, for a teacher's iframe.
-
-A WSGI middleware moves ``/embed`` from ``PATH_INFO`` to ``SCRIPT_NAME`` and marks the
-request, so the app routes the page as usual while ``url_for`` builds every link, form
-action and static URL under ``/embed/``: a visitor who follows a link, or plays a game,
-stays inside the embed. The page then drops its header and footer (``embed`` in templates,
-:func:`kiosk.web.modes.is_embed`), turns htmx history off, and posts its height to the host
-page (``static/js/embedded.js``).
-
-``/embed/embed/...`` is not a page (404). A flagged card is never uncovered by the address a
-host page frames: ``?view=`` is honoured in an embed only when the request comes from one of
-our own pages (``Sec-Fetch-Site: same-origin``: the visitor pressed "View card" inside the
-embed); otherwise the same page is sent with the card covered.
-
-Cross-origin requests (:func:`_cors`): a host that frames us with ``sandbox="allow-scripts"``
-and no ``allow-same-origin`` (WordPress, for a provider it does not know) gives the frame an
-opaque origin, so the game's own htmx posts and the rule steps' fetches reach us from
-``Origin: null``. The embed's game and rule endpoints (the ``play`` and ``rules`` blueprints,
-under ``/embed/`` only) answer any origin, preflight included, and never with credentials:
-the game's state is its signed token in the request, so nothing is exposed that the request
-did not carry. Every other address, and every page outside ``/embed/``, sends no
-``Access-Control-*`` header, so a browser keeps their answers from other origins.
+"""``/embed/<path>``: every page without the chrome, mounted at ``/embed`` so links stay inside.
+A host's address never uncovers a card; only the embed's play and rules answer other origins
+(a sandboxed frame's ``null``), never with credentials (docs/embedding.md).
 """
 
 from __future__ import annotations
@@ -99,8 +80,7 @@ def _cors(response: Response) -> Response:
 
 
 def init_app(app: Flask) -> None:
-    """Mount the middleware; check every embedded request; answer the embed's own
-    cross-origin requests."""
+    """Mount the middleware, guard embedded requests, answer the embed's cross-origin ones."""
     app.wsgi_app = EmbedMiddleware(app.wsgi_app)  # type: ignore[method-assign]
     app.before_request(_guard)
     app.after_request(_vary)

@@ -1,8 +1,5 @@
-"""Friendly error pages in the kiosk's look, each with a way home: no visitor is left stuck.
-
-Blueprints may register their own handlers (the game's "start a new game" page for a bad
-token); these are the app-wide fallbacks. A 500 page never depends on the catalogue, and if
-even the template fails a plain page is sent, so an error page cannot itself be an error.
+"""Friendly error pages with a way home; a 500 never depends on the catalogue, and a failing
+template falls back to plain HTML.
 """
 
 from __future__ import annotations
@@ -12,7 +9,7 @@ import logging
 from flask import Flask, has_request_context, render_template
 from flask.globals import request_ctx
 from markupsafe import escape
-from werkzeug.exceptions import HTTPException, InternalServerError
+from werkzeug.exceptions import HTTPException
 
 log = logging.getLogger(__name__)
 
@@ -53,15 +50,11 @@ FALLBACK = """<!doctype html>
 """
 
 
-def _no_urls() -> bool:
-    """True when no URL can be built: the Host was refused (``TRUSTED_HOSTS``) before routing."""
-    return has_request_context() and request_ctx.url_adapter is None
-
-
 def render_error(code: int) -> tuple[str, int]:
     """The error page for ``code`` (the plain fallback if the template cannot be rendered)."""
     heading, message = MESSAGES.get(code, GENERIC)
-    if _no_urls():  # a forged Host: the plain page, which names no host and needs no URLs
+    # a Host refused (TRUSTED_HOSTS) before routing builds no URL: the plain page, which needs none
+    if has_request_context() and request_ctx.url_adapter is None:
         return FALLBACK.format(code=code, heading=escape(heading), message=escape(message)), code
     try:
         body = render_template("errors/error.html", code=code, heading=heading, message=message)
@@ -83,12 +76,6 @@ def handle_http(error: HTTPException) -> tuple[str, int] | HTTPException:
     return response
 
 
-def handle_unexpected(error: InternalServerError) -> tuple[str, int]:
-    """An unhandled exception (Flask has logged it in full): a friendly 500 for the visitor."""
-    return render_error(500)
-
-
 def init_app(app: Flask) -> None:
-    """Register the handlers app-wide."""
+    """Register the handler app-wide: an unhandled exception reaches it as InternalServerError."""
     app.register_error_handler(HTTPException, handle_http)
-    app.register_error_handler(InternalServerError, handle_unexpected)

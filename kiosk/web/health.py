@@ -1,5 +1,4 @@
-"""``/healthz`` for operators: the server is up (200), what the content looks like, and whether
-the visitor insights' database can be used."""
+"""``/healthz`` for operators: up, the content's state, the insights database's."""
 
 from __future__ import annotations
 
@@ -12,11 +11,7 @@ bp = Blueprint("health", __name__)
 
 @bp.get("/healthz")
 def healthz() -> Response:
-    """200 even when degraded: the server answers; the problems tell operators what to fix.
-
-    An unusable insights database degrades it too, and is still 200: every visitor page works
-    without it (only the curators' dashboard answers 503), and a load balancer or the gallery
-    PC's start-up (which waits for a 200) must not take working pages away for it."""
+    """Always 200: degraded parts must not make a start-up check take working pages away."""
     snapshot = content.current()
     body = {
         "status": "ok" if snapshot.ok else "degraded",

@@ -1,11 +1,5 @@
-"""IIIF Presentation 3 manifests: a set's photographs as the museum world reads them.
-
-``/iiif/<slug>/manifest.json`` for every set with a photograph a visitor may see, built with
-the IIIF consortium's ``iiif-prezi3``; one canvas a picture, its image the largest copy
-``kiosk images`` made, with the level-0 image service of its tiles. A covered picture is left
-out entirely (not even its label); any viewer on any site may read it (CORS). A manifest is
-read out of the set page's context (a viewer's side panel), so its summary is the one the
-attract loop shows when the set's summary names contested imagery.
+"""IIIF Presentation 3 manifests (``/iiif/<slug>/manifest.json``, with iiif-prezi3): one canvas a
+visible picture with its level-0 tiles; a covered picture is left out entirely.
 """
 
 from __future__ import annotations
@@ -25,8 +19,7 @@ bp = Blueprint("iiif", __name__)
 
 PRESENTATION_TYPE = 'application/ld+json;profile="http://iiif.io/api/presentation/3/context.json"'
 MAX_AGE = 3600
-# The set page's facts, but its long prose (a viewer's side panel shows short facts; the
-# homepage link leads to the rest)
+# The set page's facts but its long prose: a viewer's side panel shows short ones
 PROSE = frozenset({"physical_description", "marks", "history"})
 METADATA = tuple((name, label) for name, label in FACT_FIELDS if name not in PROSE)
 
@@ -41,8 +34,7 @@ def _made_in_full(made: Made | None) -> bool:
 
 
 def shown(record: SetRecord) -> list[tuple[Use, Made]]:
-    """The pictures a manifest gives, each file once: the set's own, then the cards' fronts,
-    then their backs; uncovered, with their copies made."""
+    """The pictures a manifest gives, each file once: uncovered, with every copy made."""
     uses = list(uses_in(record))
     ordered = [u for u in uses if u.face is None]
     ordered += [u for u in uses if u.side == "front"] + [u for u in uses if u.side == "back"]
@@ -69,8 +61,7 @@ def contested_terms() -> tuple[str, ...]:
 
 
 def summary_of(record: SetRecord) -> str | None:
-    """The set's summary, or its attract summary where the summary names contested imagery
-    (a viewer shows it with no cover and no note); None if neither may be shown."""
+    """The summary, or the attract summary where it names contested imagery (no cover there)."""
     terms = contested_terms()
     for text in (record.summary, record.attract_summary):
         if text and find_term(terms, (text,)) is None:
@@ -109,35 +100,28 @@ def _image_resource(pid: str, made: Made, width: int) -> dict:
     }
 
 
+def _page(url: str, label: str) -> dict:
+    """A homepage entry: a web page of ours and its name."""
+    return {"id": url, "type": "Text", "label": {"en": [label]}, "format": "text/html"}
+
+
 def build(record: SetRecord) -> Manifest:
     """The set's manifest: label, summary, metadata, attribution, rights, one canvas a picture."""
     pictures = shown(record)
     base = url_for("iiif.manifest", slug=record.key, _external=True).removesuffix("/manifest.json")
-    home = url_for("pages.set_record", slug=record.key, _external=True)
+    home = url_for("pages.home", _external=True)
     manifest = Manifest(
         id=f"{base}/manifest.json",
         label={"en": [plain(record.title)]},
         homepage=[
-            {
-                "id": home,
-                "type": "Text",
-                "label": {"en": [plain(record.title)]},
-                "format": "text/html",
-            }
+            _page(url_for("pages.set_record", slug=record.key, _external=True), plain(record.title))
         ],
         provider=[
             {
-                "id": url_for("pages.home", _external=True),
+                "id": home,
                 "type": "Agent",
                 "label": {"en": [PROVIDER]},
-                "homepage": [
-                    {
-                        "id": url_for("pages.home", _external=True),
-                        "type": "Text",
-                        "label": {"en": [PROVIDER]},
-                        "format": "text/html",
-                    }
-                ],
+                "homepage": [_page(home, PROVIDER)],
             }
         ],
     )

@@ -1,18 +1,6 @@
-"""Visitor insights on the web: counting page views and the browser's events, and the curators'
-dashboard at ``/insights`` (with ``/insights.csv``) behind HTTP Basic auth.
-
-Counting never touches the database on a request: it adds 1 to the process's
-:class:`~kiosk.insights.recorder.Recorder`, which writes every few seconds. Page views are
-counted in an ``after_request`` hook, so a page sent from the page cache (kiosk.web.caching) or
-answered 304 counts as well; what the browser alone sees arrives at ``POST /insights/event``
-from ``static/js/insights.js`` (``navigator.sendBeacon``). The play views call
-:func:`count_game`. The dashboard answers 404 with no ``KIOSK_CURATOR_PASSWORD``, in kiosk mode
-and inside an embed, and is linked from no visitor page.
-
-Wrong passwords lock out the client that sends them (:class:`FailureGuard`: by its address),
-never anyone else, and no request ever waits for them. A database that cannot be read makes the
-dashboard answer 503 saying what is wrong (:func:`problem_of`); ``/healthz`` reports it too
-(:func:`health`), and every visitor page goes on as before: they never read the database.
+"""Visitor insights on the web: page views counted after each request, the browser's beacons,
+and the curators' dashboard (``/insights``, HTTP Basic, 404 in kiosk mode or an embed). No
+visitor's request reads the database or waits for it (docs/insights.md).
 """
 
 from __future__ import annotations
@@ -60,8 +48,7 @@ CURATOR = "curator"
 REALM = 'Basic realm="Visitor insights", charset="UTF-8"'
 MAX_EVENT_BYTES = 1024
 
-# Public URL rules (stable contracts, unlike endpoint names) -> page kind (a "{name}" in it is
-# filled from the view arguments), and the view arguments naming what the page is about.
+# URL rules (stable, unlike endpoint names) -> page kind ("{name}" from the view arguments), subject
 PAGE_KINDS: dict[str, tuple[str, tuple[str, ...]]] = {
     "/": ("home", ()),
     "/sets/": ("sets", ()),
@@ -80,9 +67,7 @@ PAGE_KINDS: dict[str, tuple[str, tuple[str, ...]]] = {
 
 
 def database_path(app: Flask) -> Path | str:
-    """``INSIGHTS_DB``, else ``insights.sqlite3`` in the app's instance folder: a file's path,
-    or a ``postgresql://`` address as it is given (:class:`~kiosk.insights.store.Store` takes
-    both)."""
+    """``INSIGHTS_DB`` (a file or a ``postgresql://`` address), else the instance folder's file."""
     given = str(app.config.get("INSIGHTS_DB") or "").strip()
     if urlsplit(given).scheme in ("postgresql", "postgres"):
         return given
@@ -104,13 +89,8 @@ def _store(app: Flask) -> Store:
     return Store(database_path(app))
 
 
-# --------------------------------------------------------------------------- an unusable database
-
-
 def _errors_of(store: Store) -> tuple[type[BaseException], ...]:
-    """What a store raises when its database cannot be used: SQLite's errors (a damaged file,
-    another file in its place, locked past the busy timeout, no permission) and the file
-    system's, and those a store class names as its own (a PostgreSQL store's driver errors)."""
+    """What a store raises when its database cannot be used: SQLite's, the disk's, its driver's."""
     return (sqlite3.Error, OSError, *store.errors)
 
 
@@ -131,8 +111,7 @@ _HINTS = (
 
 
 def _shown(where: Path | str) -> str:
-    """The database as messages name it: a file by its name (not its folder), an address
-    without its user or password."""
+    """The database as messages name it: a file without its folder, an address without secrets."""
     if isinstance(where, Path):
         return where.name
     parts = urlsplit(where)
@@ -140,9 +119,7 @@ def _shown(where: Path | str) -> str:
 
 
 def problem_of(error: BaseException, where: Path | str) -> str:
-    """What is wrong with the database, in words, naming the file but not its folder (for
-    /healthz, which anyone may read): ``insights.sqlite3: it is damaged (DatabaseError:
-    database disk image is malformed)``."""
+    """What is wrong with the database, in words a curator acts on (/healthz: no folder named)."""
     if isinstance(error, OSError):
         detail = error.strerror or type(error).__name__
     else:
@@ -152,9 +129,7 @@ def problem_of(error: BaseException, where: Path | str) -> str:
 
 
 class ReadState:
-    """Whether this process could last read the database: from the dashboard's reads, and a
-    probe that ``/healthz`` makes at most every PROBE_SECONDS (never two at once: a health
-    check that finds a probe under way answers with the last result)."""
+    """Whether this process could last read the database; /healthz probes at most so often."""
 
     def __init__(self) -> None:
         self.clock: Callable[[], float] = time.monotonic  # the tests drive it
@@ -166,8 +141,7 @@ class ReadState:
         self.problem, self.checked = problem, self.clock()
 
     def probe(self, app: Flask) -> None:
-        """Read the current hour of every table, if the last read is older than PROBE_SECONDS.
-        A file not made yet is no problem (the first write makes it)."""
+        """Read this hour of every table, unless read lately or a probe is under way."""
         if self.clock() - self.checked < PROBE_SECONDS or not self._probing.acquire(False):
             return
         store = _store(app)
@@ -203,9 +177,7 @@ def _unusable(error: BaseException, state: ReadState) -> Response:
 
 
 def health() -> dict[str, Any] | None:
-    """The insights part of ``/healthz``: ``ok``, or ``unusable`` with the problems (the last
-    write's, the last read's); ``off`` with neither counting nor a dashboard; None on an app
-    without insights."""
+    """The insights part of /healthz (ok, unusable with problems, or off); None without insights."""
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     state: ReadState | None = app.extensions.get(HEALTH)
     if state is None:
@@ -225,14 +197,8 @@ def health() -> dict[str, Any] | None:
     }
 
 
-# --------------------------------------------------------------------------- counting
-
-
 def _is_navigation(environ: dict[str, Any]) -> bool:
-    """A page a visitor went to (a link, a boosted link, Back), not a script's fetch or a
-    prefetch: the rule steps' controls and the attract loop's fetches send HX-Request without
-    HX-Boosted (the step controls say so in their data-hx-headers: templates/rules/step.html).
-    (Read from the WSGI environ: this runs on every page, and header lookups cost more.)"""
+    """A page a visitor went to, not a fetch or a prefetch (read from the environ: it is cheap)."""
     if environ.get("HTTP_SEC_PURPOSE", environ.get("HTTP_PURPOSE", "")).startswith("prefetch"):
         return False
     if environ.get("HTTP_HX_REQUEST") != "true":
@@ -290,11 +256,7 @@ def count_game(
     outcome: str = "",
     length: int | None = None,
 ) -> bool:
-    """Count a game ``started``, ``finished`` (``outcome`` won, lost or shared) or
-    ``abandoned``, with its set, game, variant, computer level and players, and its ``length``
-    in moves. For the play views; returns whether it was counted (False with counting off or a
-    set, game, variant or level the catalogue does not know). A wrong event or outcome raises
-    ValueError."""
+    """Count a game event for the play views; False if not counted (off, or unknown settings)."""
     counts = recorder()
     settings = game_settings(content.current(), set_slug, game, variant, level, bots)
     if settings is None:
@@ -310,9 +272,7 @@ def count_game(
 
 @bp.post("/insights/event")
 def event() -> tuple[str, int]:
-    """A beacon from insights.js: counted if every part of it is known, else ignored. Always
-    204 (a beacon's answer is never read, and a refusal must not look like a page's error);
-    nothing is counted from another site's page or with counting off."""
+    """A beacon from insights.js, counted if wholly known; always 204 (nobody reads the answer)."""
     counts = recorder()
     small = (request.content_length or 0) <= MAX_EVENT_BYTES
     ours = request.headers.get("Sec-Fetch-Site", "same-origin") == "same-origin"
@@ -325,9 +285,6 @@ def event() -> tuple[str, int]:
     return "", 204
 
 
-# --------------------------------------------------------------------------- the dashboard
-
-
 def _same(given: str | None, expected: str) -> bool:
     """Constant-time comparison (of digests, so the lengths do not show either)."""
     a = hashlib.sha256((given or "").encode()).digest()
@@ -336,8 +293,7 @@ def _same(given: str | None, expected: str) -> bool:
 
 
 def _curators_only() -> Response | None:
-    """404 without a password, in kiosk mode or an embed; 429 for a client locked out after
-    wrong passwords (whatever it sends now); 401 without the right user and password."""
+    """404 where there is no dashboard; 429 when locked out; 401 without the right password."""
     password = str(current_app.config.get("CURATOR_PASSWORD") or "")
     if not password or is_kiosk_mode() or is_embed():
         return Response("Not Found", 404)
@@ -345,7 +301,13 @@ def _curators_only() -> Response | None:
     client = client_of(request.remote_addr)
     wait = guard.refused_for(client)
     if wait:
-        return _locked_out(wait)
+        seconds = max(1, math.ceil(wait))
+        return Response(
+            f"Too many wrong passwords from your address: try again in {seconds} seconds.\n",
+            429,
+            {"Retry-After": str(seconds)},
+            mimetype="text/plain",
+        )
     auth = request.authorization
     if auth is not None and auth.type == "basic":
         right_user = _same(auth.username, CURATOR)
@@ -359,16 +321,6 @@ def _curators_only() -> Response | None:
     return Response("Sign in as the curator.", 401, {"WWW-Authenticate": REALM})
 
 
-def _locked_out(wait: float) -> Response:
-    seconds = max(1, math.ceil(wait))
-    return Response(
-        f"Too many wrong passwords from your address: try again in {seconds} seconds.\n",
-        429,
-        {"Retry-After": str(seconds)},
-        mimetype="text/plain",
-    )
-
-
 def _private(response: Response) -> Response:
     response.headers["Cache-Control"] = "no-store"
     response.headers["X-Robots-Tag"] = "noindex, nofollow"
@@ -376,8 +328,7 @@ def _private(response: Response) -> Response:
 
 
 def _report(store: Store) -> tuple[report.Report, str]:
-    """The period asked for (the last 7 days if none, or if it cannot be read) and its counts.
-    Raises what ``store`` raises if its database cannot be read."""
+    """The period asked for (7 days if unreadable) and its counts, and the period's error."""
     error = ""
     try:
         which = report.period(request.args.get("from"), request.args.get("to"))
@@ -397,8 +348,7 @@ def _titles() -> dict[str, str]:
 def _curators_report(
     view: Callable[[report.Report, str], Response],
 ) -> Callable[[], Response]:
-    """A dashboard view: curators only, never cached or indexed, given the period's counts and
-    the error in the period asked for ("" if none)."""
+    """A dashboard view: curators only, never cached or indexed, 503 on an unusable database."""
 
     @functools.wraps(view)
     def guarded() -> Response:
@@ -448,13 +398,8 @@ def csv_export(found: report.Report, error: str) -> Response:
     return response
 
 
-# --------------------------------------------------------------------------- setup
-
-
 def insights_event_url() -> str | None:
-    """Where base.html's script posts its events, only while counting is on.
-
-    A template global, called by whole pages alone: a table's htmx fragment never asks."""
+    """Where base.html's script posts events, while counting is on (whole pages only)."""
     return None if recorder() is None else url_for("insights.event")
 
 

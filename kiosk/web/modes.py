@@ -1,18 +1,6 @@
-"""The three ways a page is shown, decided in one place: kiosk mode, an embed, the preview.
-
-- **Kiosk mode** (``KIOSK_MODE``, ``kiosk run --kiosk``): the gallery touchscreen, with its
-  idle reset and attract loop. :func:`runs_as_kiosk` says the app is configured so;
-  :func:`is_kiosk_mode` says this response is for the touchscreen, which a page inside an
-  embed never is.
-- **An embed** (``/embed/<path>``, ``kiosk.web.embed``): a page framed in a school's site,
-  without the kiosk's chrome. The embed middleware marks the WSGI environ (:data:`EMBED_KEY`);
-  :func:`is_embed` reads the mark.
-- **The curators' preview** (``PREVIEW``, ``kiosk run --preview``): drafts served, the problems
-  bar on every page; never in kiosk mode or an embed (:func:`is_preview`).
-
-Templates get ``kiosk_mode``, ``embed`` and ``preview`` (:func:`template_context`). This module
-imports no other ``kiosk.web`` module (an import-linter contract in pyproject.toml), so any
-blueprint may ask these questions without an import cycle.
+"""The three ways a page is shown, decided in one place: kiosk mode (``KIOSK_MODE``), an embed
+(``/embed/``, marked in the environ by kiosk.web.embed) and the curators' preview. It imports
+no other ``kiosk.web`` module, so any blueprint may ask without an import cycle.
 """
 
 from __future__ import annotations
@@ -28,10 +16,7 @@ EMBED, KIOSK, SITE = "embed", "kiosk", "site"  # where a page is shown (the insi
 
 
 def runs_as_kiosk() -> bool:
-    """The app is the gallery touchscreen (``KIOSK_MODE``), whatever the request.
-
-    Off-site links are rewritten on this alone (``kiosk.web.offsite``): even a page reached
-    under ``/embed/`` on the touchscreen must not open a way out of it."""
+    """The app is the touchscreen, even under ``/embed/``: off-site links must never open there."""
     return has_app_context() and bool(current_app.config.get("KIOSK_MODE"))
 
 
@@ -53,9 +38,7 @@ def is_preview() -> bool:
 
 
 def mode_of(environ: Mapping[str, Any], config: Mapping[str, Any]) -> str:
-    """Where a page is shown, from a WSGI environ and the app's config: ``embed``, ``kiosk``
-    (the touchscreen) or ``site``. (The same answers as :func:`is_embed` and
-    :func:`is_kiosk_mode`, for a hook that reads the environ itself.)"""
+    """``embed``, ``kiosk`` or ``site``, from an environ (for hooks that read it directly)."""
     if environ.get(EMBED_KEY):
         return EMBED
     return KIOSK if config.get("KIOSK_MODE") else SITE

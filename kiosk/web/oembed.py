@@ -1,14 +1,5 @@
-"""oEmbed 1.0 provider: an education site turns a kiosk link into an embedded page.
-
-``GET /oembed?url=<a page of ours>&format=json`` answers a ``rich`` item whose ``html`` is
-an ``<iframe>`` of the page's ``/embed/`` URL, after a ``<blockquote>`` that says what it is
-and links to the page (the fallback WordPress keeps, hiding the frame until it speaks) and
-before the ``embed.js`` script that fits the frame on hosts that keep scripts (Moodle's oEmbed
-filter; WordPress strips it and sizes the frame with its own wp-embed protocol instead).
-Only our own pages are embeddable: the URL's host must be the one the request came to (a
-name ``TRUSTED_HOSTS`` allows: a forged Host is refused before this runs) and the page must
-exist (it is rendered once, internally, which also gives its title). ``format`` is read
-case-insensitively; XML is not offered (501), as the specification allows.
+"""oEmbed 1.0 provider: a ``rich`` item framing one of our own existing pages' ``/embed/``
+address (the host must be the request's, checked by TRUSTED_HOSTS); JSON only (XML is 501).
 """
 
 from __future__ import annotations
@@ -65,8 +56,7 @@ def _page_path(url: str) -> tuple[str, str]:
 
 
 def page_title(url: str) -> str | None:
-    """The title of our page at ``url`` as its embed shows it, or None if there is nothing that
-    another site could display: not a page of ours, or an embed no other site may frame."""
+    """Our page's title, or None if it is not ours or no other site may frame it."""
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or parts.netloc.lower() != request.host.lower():
         return None
@@ -86,16 +76,13 @@ def page_title(url: str) -> str | None:
 
 
 def embed_src(url: str, embedded: bool = True) -> str:
-    """The absolute ``/embed/`` URL for one of our page URLs (never one revealing a card);
-    ``embedded=False``: the page itself, on the full kiosk."""
+    """The absolute ``/embed/`` address for one of our pages, never one revealing a card."""
     path, query = _page_path(url)
     return request.host_url.rstrip("/") + (PREFIX if embedded else "") + path + query
 
 
 def fallback(url: str, title: str) -> str:
-    """What a host shows where the frame cannot be (a feed, a host that keeps no iframe): what
-    the embed is, linked to the page. WordPress hides the frame until it speaks when one is
-    offered (``wp_filter_oembed_result``); our ``embed.js`` hides it once the frame has."""
+    """What a host shows where the frame cannot be: what the embed is, linked to the page."""
     return (
         f'<blockquote class="{FALLBACK_CLASS}"><a href="{escape(embed_src(url, False))}">'
         f"{escape(title)}</a>:"
@@ -104,8 +91,7 @@ def fallback(url: str, title: str) -> str:
 
 
 def host_script() -> str:
-    """The host page's script (``embed.js``, which fits the frame), as teachers paste it:
-    without the cache-busting version."""
+    """embed.js as teachers paste it: without the version, which would go stale."""
     return url_for("static", filename="js/embed.js", _external=True).partition("?")[0]
 
 
@@ -145,12 +131,7 @@ def oembed() -> Response:
 
 
 def discovery_href() -> str | None:
-    """The oEmbed discovery URL for the page being served (None if it is not a page).
-
-    Absolute, unlike the other URLs in our pages: a consumer takes it as it finds it
-    (WordPress's ``WP_oEmbed::discover`` fetches the ``href`` without resolving it against
-    the page), so a root-relative one would never be asked.
-    """
+    """The oEmbed discovery URL, absolute: WordPress fetches the ``href`` unresolved."""
     if request.method != "GET" or request.url_rule is None:
         return None
     if request.endpoint in (None, "static", "oembed.oembed"):
@@ -161,7 +142,6 @@ def discovery_href() -> str | None:
 
 
 def init_app(app: Flask) -> None:
-    """Register ``/oembed`` and give templates ``oembed_href`` (a global: a function needs no
-    context processor run on every render)."""
+    """Register ``/oembed`` and the ``oembed_href`` template global."""
     app.register_blueprint(bp)
     app.add_template_global(discovery_href, "oembed_href")

@@ -1,24 +1,6 @@
-"""Kiosk mode keeps visitors in the kiosk: a link that would leave it becomes text and a QR code.
-
-On the gallery touchscreen a link to another site is a dead end (the kiosk is offline) and a
-way out of the locked-down browser. So in kiosk mode (the app's ``KIOSK_MODE``, even inside an
-embed: :func:`kiosk.web.modes.runs_as_kiosk`) every link that leaves — ``http:``, ``https:``,
-``mailto:``, ``tel:`` — is shown as its text followed by a QR code (made with segno) and the
-address in words, for the visitor to open on a phone. Links
-with any other scheme (``javascript:``, ``data:``, ``file:``…) or scheme-relative ones never
-become links at all: they keep only their text.
-
-Inside an embed (``/embed/<path>``, :func:`kiosk.web.modes.is_embed`) the curators' own
-root-relative links (``[the note](/notes/golliwog)``, a picture's ``/media/images/…``) are put
-under the embed's mount point, ``request.script_root``, as ``url_for`` does for the templates'
-links: a page outside ``/embed/`` may not be framed by another site, so the browser would refuse
-it. Pictures and files are mounted too: ``/embed/media/…`` and ``/embed/static/…`` serve the same
-files, and the page's own pictures already use those addresses. Outside kiosk mode and outside an
-embed the HTML is left alone.
-
-Templates use the ``offsite`` filter on rendered markdown (``{{ entry.html|offsite }}``) and
-``offsite_url(url, name)`` for a single address (a source's ``url:``). The QR is inline SVG
-with presentation attributes only: the CSP forbids ``style`` attributes.
+"""No way out of the kiosk: in kiosk mode a link that leaves becomes its text and a QR code, an
+unsafe one text alone; inside an embed, root-relative links go under ``/embed`` (a page outside
+it may not be framed). The ``offsite`` filter and ``offsite_url``; the QR is CSP-safe SVG.
 """
 
 from __future__ import annotations
@@ -52,11 +34,7 @@ def cleaned(url: str) -> str:
 
 
 def classify(url: str) -> str:
-    """Say whether ``url`` stays here, leaves for another site or app, or must never be a link.
-
-    Browsers drop tabs and newlines anywhere in a URL and control characters around it, so
-    ``java\\tscript:`` is ``javascript:``; a backslash counts as a slash (``/\\host``).
-    """
+    """Local, offsite or unsafe, as a browser reads it: ``java<tab>script:`` is javascript:."""
     url = cleaned(url)
     found = _SCHEME.match(url)
     if found:
@@ -67,20 +45,13 @@ def classify(url: str) -> str:
 
 
 def mounted(url: str, mount: str) -> str:
-    """``url`` under ``mount`` (``/embed`` in an embed) when it is a root-relative address of
-    this site not already there; any other address (relative, a fragment, another site,
-    ``//host``) as it is."""
+    """A root-relative address of ours under ``mount``; any other address as it is."""
     path = cleaned(url)
     if not mount or not path.startswith("/") or classify(path) != LOCAL:
         return url
     if path.startswith(mount) and path[len(mount) : len(mount) + 1] in ("", "/", "?", "#"):
         return url
     return mount + path
-
-
-def embed_mount() -> str:
-    """Where this request's embed is mounted (``request.script_root``: ``/embed``), or ""."""
-    return request.script_root if is_embed() else ""
 
 
 def shown_address(url: str) -> str:
@@ -93,10 +64,7 @@ def shown_address(url: str) -> str:
 
 
 def qr_svg(url: str) -> str:
-    """The QR code for ``url`` as inline SVG: no ``style`` attribute, a fixed width and height.
-
-    An address too long for any QR code gives "": the visitor still gets it in words.
-    """
+    """The QR as inline SVG with no ``style``; "" for an address too long for any QR code."""
     try:
         code = segno.make(cleaned(url), error="m", micro=False)
     except segno.DataOverflowError:
@@ -138,8 +106,7 @@ def offsite_url(url: str, name: str = "") -> Markup:
 
 
 class _Rewriter(HTMLParser):
-    """Re-serialise sanitised HTML: in kiosk mode every way out turned into text (and a QR
-    code), and root-relative addresses put under ``mount`` (the embed's, or "")."""
+    """Re-serialise sanitised HTML with no way out (kiosk) and its addresses under ``mount``."""
 
     def __init__(self, *, kiosk: bool = True, mount: str = "") -> None:
         super().__init__(convert_charrefs=True)
@@ -147,8 +114,6 @@ class _Rewriter(HTMLParser):
         self.mount = mount
         self.out: list[str] = []
         self.closers: dict[str, list[tuple[str, str, list[str]]]] = {"a": [], "form": []}
-
-    # -- output helpers
 
     def _kind(self, url: str) -> str:
         """:func:`classify` in kiosk mode; outside it every link stays as it is."""
@@ -167,8 +132,6 @@ class _Rewriter(HTMLParser):
             if kind == OFFSITE:
                 return text
         return None
-
-    # -- parser callbacks
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self._start(tag, attrs, ">")
@@ -259,18 +222,16 @@ class _Rewriter(HTMLParser):
 
 
 def rewrite(html: str, *, kiosk: bool = True, mount: str = "") -> str:
-    """``html`` with no way out (``kiosk``: off-site links as text and QR, unsafe links as text
-    only) and its root-relative addresses under ``mount``."""
+    """``html`` with no way out (``kiosk``) and its root-relative addresses under ``mount``."""
     parser = _Rewriter(kiosk=kiosk, mount=mount)
     parser.feed(html)
     return parser.result()
 
 
 def offsite_filter(html: str | None) -> Markup:
-    """Jinja filter for rendered (already sanitised) HTML: rewritten in kiosk mode and, for
-    its root-relative links, inside an embed; otherwise as it is."""
+    """Rendered HTML rewritten in kiosk mode or inside an embed, else as it is."""
     html = "" if html is None else str(html)
-    kiosk, mount = runs_as_kiosk(), embed_mount()
+    kiosk, mount = runs_as_kiosk(), request.script_root if is_embed() else ""
     return Markup(rewrite(html, kiosk=kiosk, mount=mount) if kiosk or mount else html)
 
 

@@ -1,8 +1,5 @@
-"""Catalogue pages: home, the sets and their records, the games, notes, plain pages, patterns.
-
-Every page is a full HTML document, or, for an htmx request that targets part of a page,
-just its main content (``base.html`` switches layout on ``htmx_fragment``), so boosted
-navigation swaps ``#main`` and no page needs JavaScript to work.
+"""Catalogue pages: home, sets and their records, games, notes, plain pages, patterns; an htmx
+request for part of a page gets its main content alone (``htmx_fragment``).
 """
 
 from __future__ import annotations
@@ -15,7 +12,6 @@ from flask import (
     Blueprint,
     Flask,
     Response,
-    abort,
     current_app,
     has_request_context,
     render_template,
@@ -30,6 +26,7 @@ from kiosk.catalogue.schema import CardFace, ContentNote, Image, SetRecord
 from kiosk.catalogue.store import Entry, Snapshot
 from kiosk.games.cards import SUITS
 from kiosk.web import citing, content, curators
+from kiosk.web.caching import VARIANT_HEADERS
 from kiosk.web.cardfaces import STANDARD_IDS, quoted, standard_name
 from kiosk.web.cards import face_alt, face_src, front_picture, standard_src
 from kiosk.web.pictures import Picture as Photo
@@ -65,10 +62,6 @@ MATCH_WORDS = {
     "rank": "Two cards match when they have the same rank (two sevens, two queens).",
     "family": "Cards belong together when they are of the same family.",
 }
-HTML_VARY = "HX-Request, HX-Request-Type, HX-History-Restore-Request"
-
-
-# ----------------------------------------------------------------- layout and helpers
 
 
 def wants_fragment() -> bool:
@@ -100,8 +93,7 @@ class PlayLink:
 
 
 def play_links(record: SetRecord) -> list[PlayLink]:
-    """The games the set lists, in its order, that this kiosk plays with the set's deck (by
-    the game's own recipe: never offer a dead end)."""
+    """The set's games that this kiosk can play with its deck: never offer a dead end."""
     snapshot = content.current()
     links = []
     for slug in record.games:
@@ -132,16 +124,8 @@ def _layout() -> dict[str, Any]:
 def _vary(response: Response) -> Response:
     """The same URL answers a page or a fragment: caches must key on the htmx headers."""
     if response.mimetype == "text/html":
-        response.vary.update(h.strip() for h in HTML_VARY.split(","))
+        response.vary.update(VARIANT_HEADERS)
     return response
-
-
-def _entry_or_404(kind: str, slug: str) -> Entry:
-    """The entry to show at this address (a draft only in preview), else 404."""
-    entry = content.entry(kind, slug)
-    if entry is None:
-        abort(404)
-    return entry
 
 
 def is_flagged(face: CardFace) -> bool:
@@ -194,8 +178,7 @@ SHOWS_WORDS = {
 
 @dataclass(frozen=True)
 class Shown:
-    """One of a set's photographs as its page places it: uncovered (``photo``), or covered
-    (``photo`` None), with the flag its cover names."""
+    """One of a set's photographs as placed: uncovered (``photo``) or covered, with its flag."""
 
     image: Image
     photo: Photo | None
@@ -283,9 +266,6 @@ def sets_playing(snapshot: Snapshot, game_slug: str) -> list[Entry]:
     return [e for e in snapshot.sets.values() if game_slug in e.record.games]  # type: ignore
 
 
-# ----------------------------------------------------------------- views
-
-
 @bp.get("/")
 def home() -> str:
     """The sets as big cards, the games, and the way to the note and the about page."""
@@ -309,7 +289,7 @@ def sets() -> str:
 def set_record(slug: str) -> str:
     """A set's catalogue record: facts, interpretation, cards (flagged ones covered), sources."""
     snapshot = content.current()
-    entry = _entry_or_404("set", slug)
+    entry = content.entry_or_404("set", slug)
     record: SetRecord = entry.record  # type: ignore[assignment]
     flagged_keys = {face.key for face in record.cards if is_flagged(face)}
     view = request.args.get("view", "")
@@ -360,7 +340,7 @@ def games() -> str:
 
 def _entry_page(kind: str, slug: str, **context: Any) -> str:
     """A game's, a note's or a plain page: ``pages/<kind>.html`` given the entry and its record."""
-    entry = _entry_or_404(kind, slug)
+    entry = content.entry_or_404(kind, slug)
     return render_template(f"pages/{kind}.html", entry=entry, record=entry.record, **context)
 
 

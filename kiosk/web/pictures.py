@@ -1,9 +1,5 @@
-"""Photographs as the kiosk serves them: the copies and IIIF tiles ``kiosk images`` made
-(never the curator's original to a phone), and a covered picture only through a signed,
-short-lived, private address on a set that allows it.
-
-Every address here answers 404 for a covered picture, the same as for one that does not
-exist. Templates call ``picture(image)`` for the URLs of one picture.
+"""Photographs as served: the copies and IIIF tiles ``kiosk images`` made (never the original),
+a covered one only by a signed, short-lived address; covered is 404 everywhere else.
 """
 
 from __future__ import annotations
@@ -93,8 +89,7 @@ class Picture:
 
     @property
     def rights_href(self) -> str | None:
-        """The rights address as a link, or None on the kiosk (offline, a link out is a dead
-        end and a way out of its locked-down browser: the rights' name is shown as text)."""
+        """The rights as a link, or None on the kiosk, where a link out is a dead end."""
         return None if runs_as_kiosk() else self.image.rights
 
     @property
@@ -179,8 +174,7 @@ def _serializer() -> URLSafeTimedSerializer:
 
 
 def covered_url(record: SetRecord, image: Image | None) -> str | None:
-    """The address View card shows a covered photograph at, where the set allows it (never
-    in an embed): signed, short-lived, never the same for two visitors' pages."""
+    """View card's signed, short-lived address of a covered photograph, if allowed here."""
     if image is None or not record.view_flagged_photographs or is_embed():
         return None
     made = read_made(catalogue().content_dir, image.src)
@@ -192,8 +186,7 @@ def covered_url(record: SetRecord, image: Image | None) -> str | None:
 
 @bp.get("/media/covered/<token>")
 def covered(token: str) -> Response:
-    """A covered photograph behind View card: only for a set that allows it, never cached
-    by anything but this visitor's browser for this page."""
+    """A covered photograph behind View card, where its set allows it; kept by no cache."""
     if is_embed():
         abort(404)  # a host's page never shows it, whoever asks
     try:

@@ -1,10 +1,5 @@
-"""Print and play: ``/sets/<slug>/print``, a set's own game on A4 paper for a class.
-
-The page holds the rules of the set's own game (the first it lists), a strip of that game's
-rule step-through (each step's words and what lies on the table), and a sheet of the set's
-playable cards to cut out. The sheet is the playable deck (``deck_for``): a flagged card is
-never printed, and the sheet says which cards are left out, why, and where the note is.
-``static/css/print.css`` lays it out for A4.
+"""``/sets/<slug>/print``: a set's own game on A4 (rules, the step-through as a strip, and its
+playable cards to cut out, never a flagged one).
 """
 
 from __future__ import annotations
@@ -22,7 +17,7 @@ from kiosk.games import registry
 from kiosk.web import content
 from kiosk.web.cards import PRINT_WIDTH, back_src, card_face, front_picture
 from kiosk.web.play.games import adapter
-from kiosk.web.rules import caption_of, game_table
+from kiosk.web.rules import Frame, caption_of, game_table
 
 bp = Blueprint("printing", __name__)
 
@@ -42,8 +37,7 @@ class PrintCard:
 
 @dataclass(frozen=True)
 class Photographs:
-    """Whose photographs the sheet prints (an open licence asks for the credit on the copy),
-    and the cards printed as drawings because their photograph's rights do not allow it."""
+    """The credits the sheet must print, and cards drawn because their rights forbid print."""
 
     credits: list[str]  # "Jane Smith (CC BY 4.0)"
     drawn: list[tuple[str, str]]  # (the card's name, its photograph's rights in words)
@@ -58,15 +52,6 @@ class LeftOut:
     shows: str
     note_title: str
     note_address: str
-
-
-@dataclass(frozen=True)
-class StripStep:
-    """One step of the rule step-through, as a frame of the printed strip."""
-
-    n: int
-    caption: str
-    table: Markup  # the game's own table after the step, drawn small
 
 
 def paper_rules(html: str) -> Markup:
@@ -91,8 +76,7 @@ def cards_to_print(record: SetRecord) -> list[PrintCard]:
 
 
 def photographs_printed(record: SetRecord) -> Photographs:
-    """The credits of the photographs the sheet prints, and the photographed cards it draws
-    instead (never a flagged one: those are not printed at all)."""
+    """The printed photographs' credits, and the photographed cards drawn instead."""
     credits: dict[str, None] = {}
     drawn = []
     played = {card.face for card in deck_for(record)}
@@ -130,7 +114,7 @@ def scenario_for(snapshot: Snapshot, game: str, set_key: str) -> Entry | None:
     return found[0] if found else None
 
 
-def strip_of(snapshot: Snapshot, scenario: Entry) -> list[StripStep]:
+def strip_of(snapshot: Snapshot, scenario: Entry) -> list[Frame]:
     """Every step of a scenario's run: its caption and the table after it."""
     record = scenario.record
     assert isinstance(record, ScenarioRecord)
@@ -142,7 +126,7 @@ def strip_of(snapshot: Snapshot, scenario: Entry) -> list[StripStep]:
     assert isinstance(set_record, SetRecord)
     source = registry.engine(run.game).VARIANTS[record.variant].source
     return [
-        StripStep(
+        Frame(
             s.n,
             caption_of(record, run, s, source).text,
             game_table(run, s, set_record, f"s{s.n}-"),

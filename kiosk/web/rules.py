@@ -1,9 +1,5 @@
-"""The rules, step by step: every variant's scenario, one engine moment per URL.
-
-``/rules/`` lists each game's variants; ``/rules/<game>/<slug>/<n>`` shows step n (1-based)
-of the scenario the catalogue ran through the engine; ``steps.json`` gives the whole
-sequence (for the attract loop). Everything a step shows comes from the run: the places
-after that step and the engine's public state.
+"""The rules step by step: ``/rules/<game>/<slug>/<n>`` is one engine moment of a scenario the
+catalogue ran; ``steps.json`` gives the whole sequence.
 """
 
 from __future__ import annotations
@@ -43,9 +39,7 @@ ID_REFS = re.compile(r'\b(id|aria-labelledby|aria-describedby)="')
 
 
 def game_table(run: Run, step: Step, set_record: SetRecord, ids: str = "") -> Markup:
-    """The table after ``step``, drawn by the game's own table template as in play (its
-    adapter's ``step_table``). ``ids``: a prefix that makes its ids its own, where a page holds
-    several tables (the attract loop's frames, the printed strip)."""
+    """The table after ``step`` by the game's own template; ``ids`` prefixes ids on shared pages."""
     game = adapter(run.game)
     env = current_app.jinja_env
     parts = {
@@ -55,6 +49,15 @@ def game_table(run: Run, step: Step, set_record: SetRecord, ids: str = "") -> Ma
     context = game.step_table(run, step, set_record)
     html = render_template(f"play/_{game.slug}.html", rule_step=True, **parts, **context)
     return Markup(ID_REFS.sub(rf'\1="{ids}', html) if ids else html)
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One step drawn small beside its caption: the attract loop's frames, the printed strip."""
+
+    n: int
+    caption: str
+    table: Markup
 
 
 @dataclass(frozen=True)
@@ -92,8 +95,7 @@ GHOSTS = 3  # the longest captions a step page holds unseen, so the caption keep
 
 
 def longest_captions(record: ScenarioRecord, run: Run, variant_source: str) -> list[Caption]:
-    """The scenario's longest captions: drawn unseen in the caption's place, they make it as
-    tall as any step's, so the table beside it keeps its size from step to step."""
+    """The longest captions, drawn unseen so the table keeps its size from step to step."""
     captions = dict.fromkeys(caption_of(record, run, s, variant_source) for s in run.steps)
     return sorted(captions, key=_weight, reverse=True)[:GHOSTS]
 
@@ -106,11 +108,6 @@ def _scenario(game: str, slug: str) -> tuple[Entry, Run]:
     if entry is None or run is None:
         abort(404)
     return entry, run
-
-
-def _dwell() -> int:
-    raw = request.args.get("dwell", "")
-    return max(50, min(10_000, int(raw))) if raw.isdigit() else DWELL_MS
 
 
 @bp.get("/")
@@ -185,7 +182,8 @@ def step(game: str, slug: str, n: int) -> str:
     assert isinstance(set_record, SetRecord)
     variant = registry.engine(run.game).VARIANTS[record.variant]
     current_step = run.steps[n - 1]
-    dwell = _dwell()
+    raw = request.args.get("dwell", "")
+    dwell = max(50, min(10_000, int(raw))) if raw.isdigit() else DWELL_MS
     extra: dict[str, Any] = {"dwell": dwell} if dwell != DWELL_MS else {}
 
     def at(k: int, **more: Any) -> str:

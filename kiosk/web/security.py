@@ -1,11 +1,5 @@
-"""Security headers on every response (a strict CSP that still lets allowed sites frame us),
-and the request limits: trusted Host names, a body limit, and proxies' headers only when told.
-
-Flask and Werkzeug do the work: ``TRUSTED_HOSTS`` answers 400 to a ``Host`` header not on
-the list (so a forged name never reaches a redirect or the oEmbed iframe address),
-``MAX_CONTENT_LENGTH`` and the form limits answer 413, and ``ProxyFix`` reads
-``X-Forwarded-For`` and ``X-Forwarded-Proto`` from ``PROXY_FIX`` proxies in front. A body
-declared too large is refused here before anything reads it.
+"""Security headers on every response (a strict CSP; only ``/embed/`` may be framed elsewhere)
+and request limits: TRUSTED_HOSTS, a body limit, proxies' headers only under PROXY_FIX.
 """
 
 from __future__ import annotations
@@ -53,19 +47,13 @@ def csp(frame_ancestors: str) -> str:
 
 
 def embed_frame_ancestors(value: Any) -> str:
-    """Who may frame ``/embed/`` pages: ``KIOSK_FRAME_ANCESTORS``, any site (``*``) when unset.
-
-    Any site by default, because an embed page holds nothing a clickjacker could abuse: no
-    account, no cookie, no purchase, no setting; its only actions are a visitor's own game
-    and "View card", which shows the kiosk's plain card, never the picture.
-    """
+    """Who may frame embeds: any site unless narrowed (an embed holds nothing to abuse)."""
     text = " ".join(str(value or "").split())
     return text or "*"
 
 
 def trusted_hosts(value: Any) -> list[str] | None:
-    """``TRUSTED_HOSTS`` as Flask takes it: a list of names; ``*`` alone trusts any Host (only
-    behind a proxy that checks it); an empty setting is the loopback default, never "any"."""
+    """``TRUSTED_HOSTS`` as Flask takes it; ``*`` alone is any host, empty the loopback names."""
     names = value.replace(",", " ").split() if isinstance(value, str) else list(value or [])
     if names == ["*"]:
         return None
@@ -91,8 +79,7 @@ def refuse_large_bodies() -> None:
 
 
 def init_app(app: Flask) -> None:
-    """Send the headers on every response (``KIOSK_FRAME_ANCESTORS`` says who may frame embeds),
-    check the Host and the body's size, and believe proxies only as ``PROXY_FIX`` says."""
+    """Set the headers, check Host and body size, and believe proxies only as PROXY_FIX says."""
     policy = csp(OWN_PAGES_FRAME_ANCESTORS)
     embed_policy = csp(embed_frame_ancestors(app.config.get("FRAME_ANCESTORS")))
     app.session_interface = NoSessions()

@@ -1,9 +1,5 @@
-"""For teachers: the "Embed this" panel's snippet, ready to paste into a school's own site.
-
-The panel (``templates/teach/_embed.html``) shows on set, game and rule pages, never in kiosk
-mode (a gallery visitor has no site to paste into) and never inside an embed (the page is
-already on someone's site). Its Copy button is ``static/js/kiosk.js``: the CSP allows no
-inline script.
+"""For teachers: the "Embed this" panel's snippet; the panel shows neither in kiosk mode nor
+inside an embed.
 """
 
 from __future__ import annotations
@@ -13,10 +9,7 @@ from markupsafe import escape
 
 from kiosk.web.embed import PREFIX
 from kiosk.web.modes import is_embed, is_kiosk_mode
-from kiosk.web.oembed import host_script
-
-FRAME_WIDTH = 800
-FRAME_HEIGHT = 600
+from kiosk.web.oembed import DEFAULT_HEIGHT, DEFAULT_WIDTH, host_script
 
 
 def embed_snippet(path: str, title: str) -> str:
@@ -24,15 +17,14 @@ def embed_snippet(path: str, title: str) -> str:
     script = host_script()  # the address docs/embedding.md gives: it is pasted once
     frame = (
         f'<iframe src="{escape(embed_page_url(path, PREFIX))}" title="{escape(title)}"'
-        f' width="{FRAME_WIDTH}" height="{FRAME_HEIGHT}" loading="lazy"'
+        f' width="{DEFAULT_WIDTH}" height="{DEFAULT_HEIGHT}" loading="lazy"'
         ' style="border:0; width:100%"></iframe>'
     )
     return f'{frame}\n<script src="{escape(script)}" defer></script>'
 
 
 def embed_page_url(path: str, mount: str = "") -> str:
-    """The page's own absolute address (what WordPress turns into an embed by oEmbed), or under
-    ``mount`` (``/embed``: the snippet's); ``path`` as ``url_for`` gives it."""
+    """The page's absolute address, or under ``mount`` (``/embed``: the snippet's)."""
     return request.url_root.rstrip("/") + mount + (path.removeprefix(request.script_root) or "/")
 
 
@@ -42,8 +34,7 @@ def shows_embed_panel() -> bool:
 
 
 def init_app(app: Flask) -> None:
-    """Give templates the snippet and the rule for showing the panel (globals: functions need
-    no context processor run on every render)."""
+    """Give templates the snippet and the panel's rule (globals: no processor per render)."""
     app.add_template_global(embed_snippet, "embed_snippet")
     app.add_template_global(embed_page_url, "embed_page_url")
     app.add_template_global(shows_embed_panel, "shows_embed_panel")

@@ -1,22 +1,6 @@
-"""Signed game-record tokens: a game's whole state travels with the page, never in a store.
-
-A token holds a :class:`PlayRecord` (which game, which set, the options, a random nonce,
-the actions so far, and a few page settings), signed with the app's secret with a salt per
-game and a maximum age (``app.config["GAME_MAX_AGE"]``). The format is itsdangerous's
-``URLSafeTimedSerializer`` (compact JSON, zlib when shorter, base64, a timestamp, HMAC-SHA1
-under a key derived from salt and secret), used as it is. The shuffle's seed
-is *not* in the token: it is ``HMAC(SECRET_KEY, nonce)`` (:func:`seed_for`), so reading a
-token reveals no coming card, and any process holding the secret can rebuild the game. No
-cookies, no server state: any worker on any machine can serve any move, inside any iframe.
-
-Any game can use it (Snap, Happy Families, Snitch'ems): ``dump(record)`` and
-``load(token, game)``. Every way a token can be bad raises :class:`BadToken` with a reason
-the page can put into words; it never raises anything else.
-
-Each token also carries ``k``, a short id of the secret it was signed with (a hash, never the
-secret). A token whose signature fails but whose ``k`` names another secret was made before
-the kiosk restarted with a new one (``kiosk run`` without ``KIOSK_SECRET_KEY``): "restarted",
-not "tampered", so the visitor is told the truth.
+"""Signed game-record tokens: a game travels with its page (itsdangerous, a salt per game and a
+maximum age); the seed is HMAC(secret, nonce), so a token reveals no coming card. A bad token
+raises BadToken only; its key id tells "restarted" from "tampered".
 """
 
 from __future__ import annotations
@@ -53,7 +37,6 @@ class BadToken(Exception):
         super().__init__(f"{reason}: {detail}" if detail else reason)
         # "missing" | "tampered" | "restarted" | "expired" | "malformed" | "wrong-game"
         self.reason = reason
-        self.detail = detail
 
 
 @dataclass(frozen=True)
@@ -120,8 +103,7 @@ class PlayRecord:
 
 
 def _pack_actions(actions: tuple[Any, ...]) -> str | list[Any]:
-    """Actions that are all short strings (Snap's ``"t0"``) as one comma-joined string: a
-    500-action record is then one JSON string, quick to write and read; others as a list."""
+    """All-string actions as one comma-joined string (quick to write and read), else a list."""
     try:
         joined = ",".join(actions)
     except TypeError:  # not all strings
@@ -163,11 +145,6 @@ def key_id() -> str:
     return base64_encode(digest).decode("ascii")
 
 
-def max_age() -> int:
-    """How long a token stays good, in seconds (``GAME_MAX_AGE``)."""
-    return int(current_app.config["GAME_MAX_AGE"])
-
-
 def _serializer(game: str) -> URLSafeTimedSerializer:
     """itsdangerous's serializer for ``game``'s tokens: the app's secret, a salt per game."""
     return URLSafeTimedSerializer(_secret(), salt=SALT + game)
@@ -193,7 +170,7 @@ def load(token: Any, game: str) -> PlayRecord:
     except Exception as exc:  # BadPayload: signed by us, so only an older format fails here
         raise BadToken("malformed", type(exc).__name__) from None
     age = int(time.time()) - int(signed_at.timestamp())
-    if age > max_age():
+    if age > int(current_app.config["GAME_MAX_AGE"]):
         raise BadToken("expired", "the game is older than the maximum age")
     if age < -CLOCK_SKEW_S:
         raise BadToken("expired", "the token is stamped further in the future than clocks drift")
@@ -217,8 +194,7 @@ def _refusal(token: str, game: str, exc: BadSignature) -> BadToken:
 
 
 def _peek_key_id(payload: bytes) -> str | None:
-    """The key id in an unverified payload (only to word the refusal), unpacked no further than
-    PEEK_BYTES (a small token could inflate to megabytes); None if it has none."""
+    """The key id of an unverified payload, unpacked no further than PEEK_BYTES, or None."""
     try:
         packed = payload.startswith(b".")
         data = base64_decode(payload[1:] if packed else payload)

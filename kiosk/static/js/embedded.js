@@ -1,31 +1,14 @@
-// Inside an /embed/ page (docs/embedding.md), whatever frame the host page gives it:
-// - Height: tell the host page how tall the content is, so its iframe fits: our own message,
-//   {type: "kiosk:height", height} (embed.js on the host checks that it comes from its own
-//   iframe), and WordPress's: {message: "height", value, secret} with the secret WordPress put
-//   in the iframe's address (#?secret=...; its wp-embed script shows and sizes the frame that
-//   sends it). The height is not a secret, so any parent may read it.
-// - A frame WordPress sandboxes (sandbox="allow-scripts", no allow-popups): a link that leaves
-//   the embed ("Open in the full kiosk") is asked of the host page with WordPress's "link"
-//   message, since the frame itself may open no window.
-// - A frame without allow-forms: no form may submit, and the browser fires no submit event.
-//   So every form's submit button here is sent by script: a click becomes a submit event the
-//   page's scripts take (htmx, kiosk.js's "View card"); only a form no script takes is left to
-//   the browser (where the frame allows forms, that is the plain post it always was).
-// - A frame without allow-same-origin (an opaque origin, window.origin "null"): our own
-//   address is another origin to this page, so htmx asks it in CORS mode (the game and rule
-//   endpoints answer it: kiosk/web/embed.py) and links are followed as plain links, not
-//   boosted (boosting would fetch pages that answer no other origin).
-// Links need nothing from this script: the server already puts every same-site address of an
-// embedded page under /embed/ (url_for for the templates, the offsite filter for content).
+// Inside an /embed/ page, whatever frame the host gives it (docs/embedding.md, "Inside a host's
+// sandbox"): the height told to the host page (our message for embed.js, and WordPress's with the
+// secret from the frame's #?secret=); in WordPress's sandbox a link that leaves the embed asked of
+// the host ("link"); every submit button sent by script (a frame without allow-forms refuses the
+// browser's own submission); in an opaque origin, no boosting and htmx in CORS mode. Links need
+// nothing: the server already puts them under /embed/.
 (function () {
   "use strict";
-  if (window.kioskEmbed) {
-    return;
-  }
+  if (window.kioskEmbed) return;
   var framed = window.parent !== window;
   var opaque = window.origin === "null";
-
-  // ------------------------------------------------------------------ the frame's own memory
 
   // window.name outlives a reload and the frame's own navigations, where storage may throw (an
   // opaque origin): it keeps WordPress's secret, and the game play.js keeps (kioskEmbed.keep).
@@ -50,8 +33,6 @@
     return Object.prototype.hasOwnProperty.call(data, key) ? data[key] : null;
   }
 
-  // ------------------------------------------------------------------ WordPress's secret
-
   var SECRET = /[#&?]secret=([A-Za-z0-9]+)/;
 
   function wordpressSecret() {
@@ -69,13 +50,10 @@
     try { window.parent.postMessage(data, "*"); } catch (e) { /* no parent to tell */ }
   }
 
-  // ------------------------------------------------------------------ sending forms by script
-
   function submitterOf(target) {
-    var button = target && target.closest ? target.closest("button, input[type=submit], input[type=image]") : null;
+    var button = target.closest("button, input[type=submit], input[type=image]");
     if (!button || button.disabled || !button.form) return null;
-    var type = (button.getAttribute("type") || "submit").toLowerCase();
-    return type === "submit" || type === "image" ? button : null;
+    return button.type === "submit" || button.type === "image" ? button : null;
   }
 
   function send(form, submitter) {
@@ -92,8 +70,6 @@
     send(submitter.form, submitter);
   });
 
-  // ------------------------------------------------------------------ an opaque origin
-
   // This script runs before htmx (base.html): htmx takes the page's links and forms once it
   // has loaded (on a timer, which may come before DOMContentLoaded), and an element it has
   // taken as boosted stays boosted, whatever its own target says. So boosting is turned off
@@ -107,31 +83,22 @@
     document.addEventListener("DOMContentLoaded", corsMode);
   }
 
-  // ------------------------------------------------------------------ leaving the embed
-
   document.addEventListener("click", function (event) {
     if (!secret || event.defaultPrevented || event.button !== 0) return;
     if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
-    var link = event.target && event.target.closest ? event.target.closest("a[href][target=_blank]") : null;
+    var link = event.target.closest("a[href][target=_blank]");
     if (!link) return;
     event.preventDefault(); // the sandbox opens no window: WordPress's host page goes there
     tell({ message: "link", value: link.href, secret: secret });
   });
 
-  // ------------------------------------------------------------------ the height
-
-  if (!framed) {
-    window.kioskEmbed = { send: send, keep: keep, kept: kept, secret: "" };
-    return;
-  }
+  window.kioskEmbed = { send: send, keep: keep, kept: kept };
+  if (!framed) return;
   var last = 0;
 
   function contentHeight() {
-    // <main> grows to fill the frame (flex: 1), so measure what is inside it instead.
+    // <main> (always there: base.html) grows to fill the frame, so measure what is inside it
     var main = document.getElementById("main");
-    if (!main) {
-      return document.documentElement.scrollHeight;
-    }
     var bottom = main.getBoundingClientRect().top;
     for (var i = 0; i < main.children.length; i += 1) {
       bottom = Math.max(bottom, main.children[i].getBoundingClientRect().bottom);
@@ -142,9 +109,7 @@
 
   function post() {
     var height = contentHeight();
-    if (height === last) {
-      return;
-    }
+    if (height === last) return;
     last = height;
     tell({ type: "kiosk:height", height: height });
     if (secret) tell({ message: "height", value: height, secret: secret });
@@ -153,9 +118,7 @@
   // Resizing the frame aborts a running view transition (the rule step-throughs use them), so the
   // height waits until none is running.
   function transitionRunning() {
-    if (document.activeViewTransition) {
-      return true;
-    }
+    if (document.activeViewTransition) return true;
     return document.getAnimations().some(function (animation) {
       var effect = animation.effect;
       var pseudo = effect && effect.pseudoElement;
@@ -165,16 +128,11 @@
 
   var timer = null;
   function schedule() {
-    if (timer !== null) {
-      return;
-    }
+    if (timer !== null) return;
     timer = window.setTimeout(function () {
       timer = null;
-      if (transitionRunning()) {
-        schedule();
-      } else {
-        post();
-      }
+      if (transitionRunning()) schedule();
+      else post();
     }, 80);
   }
 
@@ -183,6 +141,5 @@
   document.addEventListener("htmx:after:swap", schedule);
   document.addEventListener("htmx:after:settle", schedule);
   new ResizeObserver(schedule).observe(document.body);
-  window.kioskEmbed = { send: send, keep: keep, kept: kept, secret: secret };
   schedule();
 })();

@@ -1,16 +1,8 @@
-// Visitor insights: what only the browser sees, sent as counts with navigator.sendBeacon to the
-// address on this script's data-event-url (POST /insights/event; kiosk/web/insights.py).
-// Nothing about the visitor is sent: no id, no time, no storage, only which thing and how far.
-// - a contested card uncovered in place ("kiosk:reveal" from kiosk.js);
-// - a contextual note read: its end seen, after the page was open for READ_MS;
-// - a rule step-through: the furthest step reached, sent once when the visitor leaves it
-//   (each step is a page, or htmx's swap of #main for it);
-// - kiosk mode: an idle reset ("kiosk:reset") and a tap that stops the attract loop
-//   ("kiosk:attract-stop"), both from kiosk-mode.js;
-// - a game left unfinished: leaving a page whose play stage says data-over="0" (how it was
-//   set up: its data-insights-* attributes).
-// Leaving is the page hiding, or htmx swapping #main for another page (boosted links).
-// No inline handlers, no eval (the CSP forbids both). Safe to load twice.
+// Visitor insights: what only the browser sees (docs/insights.md, "What is counted"), sent as
+// counts with navigator.sendBeacon to this script's data-event-url: a contested card uncovered,
+// a note read, how far a rule was watched, kiosk mode's idle resets and attract taps, a game left
+// unfinished. Nothing about the visitor: no id, no time, no storage. Leaving is the page hiding,
+// or htmx swapping #main for another page. Safe to load twice.
 (function () {
   "use strict";
   if (window.kioskInsights) return;
@@ -28,8 +20,6 @@
     Object.keys(fields).forEach(function (key) { body.append(key, String(fields[key])); });
     try { navigator.sendBeacon(url, body); } catch (e) { /* counting never breaks a page */ }
   }
-
-  // ------------------------------------------------------------------ rule step-throughs
 
   var rule = null; // {game, scenario, furthest, key}
 
@@ -49,8 +39,6 @@
     if (!rule) rule = { game: here.game, scenario: here.scenario, furthest: 0, key: key };
     rule.furthest = Math.max(rule.furthest, here.step);
   }
-
-  // ------------------------------------------------------------------ notes read
 
   var noteTimer = 0;
   var noteObserver = null;
@@ -85,8 +73,6 @@
     noteTimer = window.setTimeout(function () { longEnough = true; maybe(); }, READ_MS);
   }
 
-  // ------------------------------------------------------------------ games left unfinished
-
   function sendAbandoned() {
     var t = document.querySelector("#main .stage[data-over][data-game]");
     if (!t || t.getAttribute("data-over") !== "0") return;
@@ -103,8 +89,6 @@
     });
     t.setAttribute("data-over", "left"); // once: the page may hide more than once
   }
-
-  // ------------------------------------------------------------------ leaving and arriving
 
   function leaving() {
     sendRule();

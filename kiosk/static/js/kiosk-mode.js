@@ -1,24 +1,10 @@
-/* Kiosk mode (KIOSK_MODE=1 or `kiosk run --kiosk`): the gallery touchscreen's own behaviour.
-   Loaded only in kiosk mode, in <head> and not deferred, so that it can leave a page from the
-   last visitor before anything of it is painted.
-
-   - Idle, two stages: after data-kiosk-idle-ms without a touch, key or pointer, the "Are you
-     still there?" dialog counts down data-kiosk-countdown-ms (announced politely at a few
-     moments, not every second); any tap or key closes it. When it runs out: reset.
-   - Reset: session and local storage cleared (text size, anything opened) and
-     location.replace(home): a new document, so every game token (kept only in the page and
-     sessionStorage) is gone and every contested card is covered again.
-   - No way back: the reset notes the ids of every history entry it leaves behind (the
-     Navigation API's, in sessionStorage as kiosk.gone). An entry noted there, reached by Back
-     or Forward (a new document, or a page from the back/forward cache), goes home at once.
-     htmx 4 keeps no copy of a page: it fetches a restored entry afresh, in the same document,
-     so the new visitor's own entries are the only ones it restores.
-   - Attract loop: idle on the home page resets (nothing to ask) and starts the loop, slides
-     fetched from /attract/<n> into the layer over the page; any tap or key stops it.
-   - Locked down: no context menu, no text selection outside form fields, no zoom by
-     ctrl+wheel or keys (CSS touch-action forbids pinch).
-   - Text size: three sizes on <html data-text-size>, kept in sessionStorage for the visit.
-   No inline handlers, no eval (the CSP forbids both). Safe to load twice. */
+/* Kiosk mode (KIOSK_MODE): the gallery touchscreen's own behaviour, in <head> and not deferred
+   so that it can leave a page of the last visitor before it is painted. Idle: "Are you still
+   there?" counts down, then a reset (storage cleared, location.replace(home): every game token
+   and uncovered card gone); on the home page, the attract loop instead. The reset notes the
+   Navigation API ids of the entries it leaves (kiosk.gone): Back or Forward to one goes home at
+   once (htmx keeps no copy of a page: it fetches a restored entry afresh). Also: no context
+   menu, selection or zoom; three text sizes kept for the visit. Safe to load twice. */
 (function () {
   "use strict";
   if (window.kioskMode) return;
@@ -28,18 +14,11 @@
   var ATTRACT = "kiosk.attract";
   var SIZES = ["standard", "large", "largest"];
   var root = document.documentElement;
-  var home = root.getAttribute("data-kiosk-home") || "/";
-  var firstSlide = root.getAttribute("data-kiosk-attract") || "/attract/1";
-  var idleMs = number(root.getAttribute("data-kiosk-idle-ms"), 90000);
-  var countdownMs = number(root.getAttribute("data-kiosk-countdown-ms"), 30000);
+  var home = root.dataset.kioskHome; // base.html sets these four in kiosk mode
+  var firstSlide = root.dataset.kioskAttract;
+  var idleMs = Number(root.dataset.kioskIdleMs);
+  var countdownMs = Number(root.dataset.kioskCountdownMs);
   var reduced = window.matchMedia("(prefers-reduced-motion: reduce)");
-
-  function number(raw, fallback) {
-    var n = parseInt(raw || "", 10);
-    return n > 0 ? n : fallback;
-  }
-
-  // ------------------------------------------------------------------ storage
 
   function read(store, key) {
     try { return window[store].getItem(key); } catch (e) { return null; }
@@ -50,8 +29,6 @@
   function wipe(store) {
     try { window[store].clear(); } catch (e) { /* storage off: nothing to clear */ }
   }
-
-  // ------------------------------------------------------------------ no way back
 
   var leaving = false;
 
@@ -78,8 +55,6 @@
     if (event.persisted && gone()) goHome();
   });
 
-  // ------------------------------------------------------------------ text size
-
   function applySize(size) {
     if (SIZES.indexOf(size) < 0) size = "standard";
     if (size === "standard") root.removeAttribute("data-text-size");
@@ -103,17 +78,12 @@
     applySize(size);
   });
 
-  // ------------------------------------------------------------------ locked down
-
-  function editable(target) {
-    return !!(target && target.closest &&
-      target.closest("input, textarea, select, [contenteditable]"));
-  }
   document.addEventListener("contextmenu", function (event) {
     event.preventDefault();
   }, true);
   document.addEventListener("selectstart", function (event) {
-    if (!editable(event.target)) event.preventDefault();
+    var t = event.target; // a text node has no closest()
+    if (!(t.closest && t.closest("input, textarea, select, [contenteditable]"))) event.preventDefault();
   }, true);
   document.addEventListener("dragstart", function (event) {
     event.preventDefault();
@@ -125,16 +95,18 @@
     if ((event.ctrlKey || event.metaKey) && /^[-+=0]$/.test(event.key)) event.preventDefault();
   }, true);
 
-  // ------------------------------------------------------------------ idle: two stages
-
   var phase = "active"; // "active" | "warning" | "attract"
   var last = Date.now();
   var deadline = 0;
   var announced = 0;
   var swallowUntil = 0;
 
+  // base.html draws the dialog and the attract layer outside #main in kiosk mode: always there
   function dialog() {
     return document.getElementById("kiosk-idle");
+  }
+  function part(name) {
+    return dialog().querySelector("[data-idle-" + name + "]");
   }
   function onHome() {
     var main = document.getElementById("main");
@@ -157,47 +129,32 @@
   }
 
   function showCount(left) {
-    var d = dialog();
-    if (!d) return;
     var secs = seconds(left);
-    var count = d.querySelector("[data-idle-count]");
-    var bar = d.querySelector("[data-idle-bar]");
-    var status = d.querySelector("[data-idle-status]");
-    if (count && count.textContent !== String(secs)) count.textContent = String(secs);
-    if (bar) {
-      bar.max = seconds(countdownMs);
-      bar.value = secs;
-    }
+    var count = part("count");
+    if (count.textContent !== String(secs)) count.textContent = String(secs);
+    part("bar").max = seconds(countdownMs);
+    part("bar").value = secs;
     // Said when the question opens and at 20, 10 and 5 seconds: never every second.
-    var say = announced === 0 || (secs !== announced && [20, 10, 5].indexOf(secs) >= 0);
-    if (status && say) {
+    if (announced === 0 || (secs !== announced && [20, 10, 5].indexOf(secs) >= 0)) {
       announced = secs;
-      status.textContent = "The kiosk will start again in " + secs + " seconds unless you tap.";
+      part("status").textContent = "The kiosk will start again in " + secs + " seconds unless you tap.";
     }
   }
 
   function openWarning(now) {
-    var d = dialog();
-    if (!d) {
-      reset(false);
-      return;
-    }
     phase = "warning";
     deadline = now + countdownMs;
     announced = 0;
     showCount(countdownMs);
-    if (!d.open) d.showModal();
-    var stay = d.querySelector("[data-idle-stay]");
-    if (stay) stay.focus();
+    if (!dialog().open) dialog().showModal();
+    part("stay").focus();
   }
 
   function extend() {
     phase = "active";
     last = Date.now();
-    var d = dialog();
-    if (d && d.open) d.close();
-    var status = d && d.querySelector("[data-idle-status]");
-    if (status) status.textContent = "";
+    if (dialog().open) dialog().close();
+    part("status").textContent = "";
   }
 
   function tick() {
@@ -207,8 +164,7 @@
       if (onHome()) reset(true);
       else openWarning(now);
     } else if (phase === "warning") {
-      var d = dialog();
-      if (!d || !d.open) {
+      if (!dialog().open) {
         extend(); // closed some other way (a history restore replaced it)
       } else if (now >= deadline) {
         reset(false);
@@ -245,20 +201,19 @@
     if (event.target === dialog() && phase === "warning") extend();
   }, true);
 
-  // ------------------------------------------------------------------ the attract loop
-
   var run = 0; // bumped to stop a loop whose fetch or timer is still pending
   var timer = 0;
 
   function layer() {
     return document.getElementById("kiosk-attract");
   }
+  function stage() {
+    return layer().querySelector("[data-attract-stage]");
+  }
 
   function startAttract() {
-    var l = layer();
-    if (!l) return;
     phase = "attract";
-    l.hidden = false;
+    layer().hidden = false;
     root.classList.add("is-attract");
     run += 1;
     load(firstSlide, run);
@@ -270,12 +225,8 @@
     window.clearTimeout(timer);
     phase = "active";
     root.classList.remove("is-attract");
-    var l = layer();
-    if (l) {
-      l.hidden = true;
-      var stage = l.querySelector("[data-attract-stage]");
-      if (stage) stage.replaceChildren();
-    }
+    layer().hidden = true;
+    stage().replaceChildren();
     window.scrollTo({ top: 0, left: 0, behavior: "instant" });
     var heading = document.querySelector("#main h1");
     if (heading) heading.focus({ preventScroll: true });
@@ -289,19 +240,15 @@
   }
 
   function load(url, token) {
-    fetch(url, { headers: { "HX-Request": "true" }, credentials: "same-origin" })
-      .then(function (response) {
-        if (!response.ok) throw new Error(String(response.status));
-        return response.text();
-      })
+    fetch(url, { headers: { "HX-Request": "true" } })
+      .then(function (response) { return response.text(); })
       .then(function (html) {
         if (token !== run || phase !== "attract") return;
         var doc = new DOMParser().parseFromString(html, "text/html");
         var slide = doc.querySelector("[data-attract-slide]");
-        var stage = layer() && layer().querySelector("[data-attract-stage]");
-        if (!slide || !stage) throw new Error("not a slide");
-        stage.replaceChildren(document.importNode(slide, true));
-        play(stage.firstElementChild, token);
+        if (!slide) throw new Error("not a slide"); // an error page, say
+        stage().replaceChildren(document.importNode(slide, true));
+        play(stage().firstElementChild, token);
       })
       .catch(function () {
         later(5000, token, function () { load(firstSlide, token); }); // try again quietly
@@ -309,9 +256,9 @@
   }
 
   function play(slide, token) {
-    var next = slide.getAttribute("data-next") || firstSlide;
-    var slideMs = number(slide.getAttribute("data-slide-ms"), 10000);
-    var stepMs = number(slide.getAttribute("data-step-ms"), 2600);
+    var next = slide.dataset.next; // attract/_slide.html sets all three
+    var slideMs = Number(slide.dataset.slideMs);
+    var stepMs = Number(slide.dataset.stepMs);
     var frames = slide.querySelectorAll("[data-frame]");
     if (!frames.length || reduced.matches) {
       // a set, or a rule with reduced motion: its last step stands still, then the next slide
@@ -353,8 +300,6 @@
     });
     transition.finished.then(function () { name(to, false); }, function () { name(to, false); });
   }
-
-  // ------------------------------------------------------------------ start
 
   var starts = 0; // how many idle timers run: one per document, however often this loads
 

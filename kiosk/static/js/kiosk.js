@@ -1,41 +1,25 @@
-// The kiosk's own small script. Progressive enhancement only: every page works without it.
-// - "View card" uncovers a flagged card in place (without JS the button reloads the page
-//   with the card uncovered), and "Cover card again" covers it.
-// - "Copy the code" (teach/_embed.html) copies the snippet and says so; "Print" (print/set.html)
-//   opens the browser's print. Both stay hidden without it (the code can be selected by hand).
-// - After htmx swaps #main (boosted navigation), the body takes the new page's class, the
-//   window goes to the top and focus moves to the new page's heading, so keyboard and
-//   screen-reader users land at the start of the new content (keeping is-embed / is-kiosk).
-// No inline handlers, no eval: the CSP forbids both.
+// The kiosk's own small script, on every page; every page works without it. "View card"
+// uncovers a flagged card in place (without it the button reloads the page); "Copy the code" and
+// "Print" (hidden without it); after a boosted swap of #main, the body takes the new page's
+// class, the window goes to the top and focus to the new heading.
 (function () {
   "use strict";
 
   function setRevealed(flagged, show) {
+    // cards/_card.html: a cover always, a face whenever it can be shown in place
     var cover = flagged.querySelector("[data-cover]");
     var face = flagged.querySelector("[data-face]");
-    if (!cover || !face) {
-      return;
-    }
     cover.hidden = show;
     face.hidden = !show;
     flagged.classList.toggle("is-revealed", show);
     if (show) flagged.dispatchEvent(new CustomEvent("kiosk:reveal", { bubbles: true })); // insights.js
-    var next = show ? face.querySelector("[data-cover-again]") : cover.querySelector("button");
-    if (next) {
-      next.focus();
-    }
+    (show ? face.querySelector("[data-cover-again]") : cover.querySelector("button")).focus();
   }
 
   document.addEventListener("submit", function (event) {
-    var form = event.target;
-    if (!(form instanceof HTMLFormElement) || !form.hasAttribute("data-reveal")) {
-      return;
-    }
-    var flagged = form.closest("[data-flagged]");
-    if (flagged) {
-      event.preventDefault();
-      setRevealed(flagged, true);
-    }
+    if (!event.target.hasAttribute("data-reveal")) return; // a submit event's target is a form
+    event.preventDefault();
+    setRevealed(event.target.closest("[data-flagged]"), true);
   });
 
   function showButtons() {
@@ -59,39 +43,30 @@
   }
 
   document.addEventListener("click", function (event) {
-    var target = event.target instanceof Element ? event.target : null;
-    var link = target && target.closest("[data-cover-again]");
-    var flagged = link ? link.closest("[data-flagged]") : null;
-    if (flagged) {
+    var target = event.target;
+    var link = target.closest("[data-cover-again]");
+    if (link) {
       event.preventDefault();
-      setRevealed(flagged, false);
+      setRevealed(link.closest("[data-flagged]"), false);
     }
-    if (target && target.closest("[data-copy]")) copy(target.closest("[data-copy]"));
-    if (target && target.closest("[data-print]")) window.print();
+    if (target.closest("[data-copy]")) copy(target.closest("[data-copy]"));
+    if (target.closest("[data-print]")) window.print();
   });
 
   showButtons();
   document.addEventListener("htmx:after:swap", function (event) {
     showButtons();
-    var ctx = event.detail && event.detail.ctx;
-    var target = ctx && ctx.target;
-    if (!target || target.id !== "main" || target.isConnected) {
-      return; // a morph (a rule step) keeps <main>, its place and its focus
-    }
-    // Boosted links swap <main> whole: take the new page's class, go to its top, focus it.
+    var target = event.detail.ctx && event.detail.ctx.target;
+    // a morph (a rule step) keeps <main>, its place and its focus; a boosted link swaps it whole
+    if (!target || target.id !== "main" || target.isConnected) return;
     var main = document.getElementById("main");
-    if (!main) {
-      return;
-    }
+    if (!main) return;
     var keep = ["is-embed", "is-kiosk"].filter(function (name) {
       return document.body.classList.contains(name);
     });
     document.body.className = (main.getAttribute("data-body-class") || "").trim();
     keep.forEach(function (name) { document.body.classList.add(name); });
-    if (!location.hash) {
-      window.scrollTo({ top: 0, left: 0, behavior: "instant" });
-    }
-    var heading = main.querySelector("h1");
-    (heading || main).focus({ preventScroll: true });
+    if (!location.hash) window.scrollTo({ top: 0, left: 0, behavior: "instant" });
+    (main.querySelector("h1") || main).focus({ preventScroll: true });
   });
 })();

@@ -1,27 +1,10 @@
-/* play.js: what every game's table shares (Snap, Happy Families, Snitch'ems; docs/play.md).
- *
- * A game region is the element with data-game and data-step (#<slug>-game); its form is
- * #play-form. The pages work without this script: every button is a form, and "Next" lets
- * the computer players move once. With it:
- * - while the computer players are playing, "Next" is sent by itself data-pace ms after each
- *   new table is shown, so their moves appear one at a time at a readable pace;
- * - one request at a time: the pace waits while a request (or a game script's hold) is on,
- *   and a tap on any button stops the pace's timer first (the visitor's move wins);
- * - after a swap that took away the focused button, focus goes to the game's heading, so
- *   keyboard users are not lost; when the game has just ended, to the result's heading;
- * - each table shown is noted in window.kioskPlay.log with the status words, and a game
- *   script's notes with it (for tests and benchmarks; the log starts afresh with each game).
- * - reload, Back and Forward keep the game (docs/play.md, "Reload, Back and Forward"): each
- *   table shown is kept with the id of its history entry; on the setup (the entry's address)
- *   a kept game of this very entry comes back by itself, and is offered ("Carry on with your
- *   game") on a setup reached any other way.
- * A region with data-shown-by="script" is shown when its own script says so (snap.js: once
- * the new card has been painted), through kioskPlay.shown(region).
- * htmx sends the forms and morphs the game in place. Safe to load twice (boosted navigation).
- * In an embed every form goes by script, never by the browser's own submission (a frame
- * sandboxed without allow-forms refuses that): the pace's "Next" and the resume go through
- * send() (embedded.js's kioskEmbed.send: a submit event for htmx).
- * No inline handlers, no eval: the CSP forbids both.
+/* play.js: what every game's table shares (docs/play.md, "One action" and "Reload, Back and
+ * Forward"): the computer players' pace ("Next" sent by itself data-pace ms after a table is
+ * shown, waiting while a request or a game script's hold is on), focus after a swap, a log for
+ * tests and benchmarks (kioskPlay.log), and the game kept with its history entry's id so that a
+ * reload, Back or Forward brings it back. A region with data-shown-by="script" is shown when its
+ * script says so (kioskPlay.shown). In an embed every form is sent by script (send(): a sandbox
+ * may refuse the browser's own submission). Safe to load twice (boosted navigation).
  */
 (function () {
   "use strict";
@@ -46,7 +29,6 @@
   }
 
   function send(form, button) {
-    // one way to send a form: by script inside an embed (embedded.js), else as the browser would
     if (window.kioskEmbed) window.kioskEmbed.send(form, button);
     else form.requestSubmit(button);
   }
@@ -56,13 +38,11 @@
     return b && !b.disabled ? b : null;
   }
 
-  // ------------------------------------------------------------------ keeping the game
-
   var KEPT = "kiosk.play:"; // sessionStorage: one game per game and set
   var BRINGING = "Bringing back your game, as you left it\u2026";
 
   function leaving() {
-    // kiosk mode is taking this page home (an idle reset, or an entry of an earlier visit)
+    // kiosk mode is taking this page home
     return document.documentElement.classList.contains("is-leaving");
   }
 
@@ -85,7 +65,7 @@
     }
   }
   function store(game, set, kept) {
-    // kept (null: forgotten) in sessionStorage, or where it throws (off or full) the frame's
+    // null: forgotten
     try {
       if (kept) sessionStorage.setItem(KEPT + game + ":" + set, JSON.stringify(kept));
       else sessionStorage.removeItem(KEPT + game + ":" + set);
@@ -97,10 +77,6 @@
   function usable(kept, game, set) {
     return !!kept && typeof kept === "object" && kept.game === game && kept.set === set &&
       typeof kept.token === "string" && kept.token !== "";
-  }
-
-  function forget(game, set) {
-    if (game && set) store(game, set, null); // ended or refused: nothing to bring back
   }
 
   function keepGame(g) {
@@ -116,17 +92,13 @@
       entry: entryId()
     };
     if (!kept.game || !kept.set) return;
-    if (g.dataset.over === "1") {
-      forget(kept.game, kept.set);
-      return;
-    }
-    store(kept.game, kept.set, kept);
+    store(kept.game, kept.set, g.dataset.over === "1" ? null : kept);
   }
 
   function forgetGone() {
     // the friendly "Let's start a new game" page: that game cannot come back
     var gone = document.querySelector("[data-game-gone]");
-    if (gone) forget(gone.getAttribute("data-game-gone"), gone.getAttribute("data-set"));
+    if (gone) store(gone.getAttribute("data-game-gone"), gone.getAttribute("data-set"), null);
   }
 
   function resumeParts(box) {
@@ -146,14 +118,13 @@
   }
 
   function armed(p, kept) {
-    // the resume form with the kept token, its address and method (none without a token)
+    // without a token the form has no address or method: nothing can send it
     p.form.setAttribute("method", "post");
     p.form.setAttribute("action", p.form.dataset.action);
     p.token.value = kept.token;
   }
 
   function bringBack(box, kept) {
-    // this entry held an unfinished game: post its token to the resume address, in place
     var p = resetBox(box);
     armed(p, kept);
     p.form.setAttribute("data-hx-push-url", "false"); // the entry stays: only its page changes
@@ -168,7 +139,7 @@
   }
 
   function arrive() {
-    // a setup page: bring this entry's own game back, or offer the one kept for this setup
+    // a setup page: this entry's own game comes back; one kept for this setup is offered
     var box = document.getElementById("play-resume");
     if (!box || box.dataset.arrived || leaving()) return;
     box.dataset.arrived = "1";
@@ -186,7 +157,6 @@
   }
 
   function shown(g) {
-    // a new table is on screen: note it, and pace the computer players from now
     clearTimeout(state.timer);
     if (!g) return;
     keepGame(g);
@@ -203,7 +173,6 @@
       var now = root();
       if (!now || now.dataset.step !== step) return;
       if (state.busy || state.held) {
-        // a request, or a game script's hold (cards still moving): wait for it, then go on
         state.timer = setTimeout(next, 50);
         return;
       }
@@ -230,8 +199,8 @@
   }
 
   function from(event, selector) {
-    // an htmx event about a request of an element in selector (#play-form, #play-resume)
-    var src = event.detail.ctx.sourceElement;
+    // an htmx event about a request of an element in selector (htmx:error may have no ctx)
+    var src = event.detail.ctx && event.detail.ctx.sourceElement;
     return !!(src && src.closest(selector));
   }
 
@@ -292,7 +261,7 @@
   });
 
   document.documentElement.classList.add("play-js");
-  window.kioskPlay = { boot: boot, state: state, log: state.log, note: note, shown: shown, send: send };
+  window.kioskPlay = { boot: boot, state: state, log: state.log, note: note, shown: shown, send: send, from: from };
   document.dispatchEvent(new Event("kiosk:play-ready")); // snap.js may be waiting
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", boot);

@@ -1,15 +1,7 @@
-/* sound.js: the play pages' short sounds, made in the page with Web Audio: no audio file is
- * fetched (docs/play.md, "Sound", says what plays when, the setting and its defaults).
- * - When a new table is on screen ("play:shown"), the game region's data-sounds play in
- *   order; the visitor's own call plays at once, at pointerdown on Snap! or Snap Pool!, or
- *   when snap.js turns a key into a call ("play:call").
- * - The setting is kept for the visit in sessionStorage ("kiosk.sound"), in memory for the
- *   page where storage throws (a sandboxed frame).
- * - The AudioContext is made on the first gesture (browsers' autoplay rules) and never
- *   before; without Web Audio, or when it throws, the page works on, silent.
- * window.kioskSound: enabled(), set(on), play(name), played (log of {name, at, from}) and
- * started (audio nodes started), for tests. Safe to load twice (boosted navigation); no
- * inline handlers, no eval (the CSP forbids both).
+/* sound.js: the play pages' short sounds, made with Web Audio, no file fetched (docs/play.md,
+ * "Sound": what plays when, the setting and its defaults). The AudioContext is made at the first
+ * gesture (autoplay rules); without Web Audio the page works on, silent. window.kioskSound's
+ * played and started are for tests. Safe to load twice (boosted navigation).
  */
 (function () {
   "use strict";
@@ -44,8 +36,6 @@
     state: state
   };
 
-  // ------------------------------------------------------------------ the setting
-
   function read() {
     try {
       return window.sessionStorage.getItem(KEY);
@@ -63,17 +53,11 @@
     }
   }
 
-  function byDefault() {
-    if (document.documentElement.classList.contains("is-kiosk")) return true;
-    if (document.body && document.body.classList.contains("is-embed")) return false;
-    return true;
-  }
-
   function enabled() {
     var value = read();
     if (value === "on") return true;
     if (value === "off") return false;
-    return byDefault();
+    return !document.body.classList.contains("is-embed"); // kiosk mode is never in an embed
   }
 
   function set(on) {
@@ -91,8 +75,6 @@
       button.hidden = state.broken;
     });
   }
-
-  // ------------------------------------------------------------------ the audio context
 
   function fail() {
     state.broken = true;
@@ -143,8 +125,6 @@
     }
     return state.noise;
   }
-
-  // ------------------------------------------------------------------ the sounds
 
   function envelope(param, t, attack, length, peak) {
     // a soft start (no click) and an exponential fade to silence at t + length
@@ -281,14 +261,11 @@
     return true;
   }
 
-  // ------------------------------------------------------------------ what plays when
-
   function region() {
     return document.querySelector("[data-game][data-step]");
   }
 
   function onShown() {
-    // a new table is on screen: its sounds, in order
     var g = region();
     var names = ((g && g.getAttribute("data-sounds")) || "").split(/\s+/).filter(function (name) {
       return Object.prototype.hasOwnProperty.call(SOUNDS, name);
@@ -313,7 +290,7 @@
   }
 
   function onCall() {
-    // snap.js's note of a call: a key's call sounds now; a tap's sounded at its pointerdown
+    // a key's call sounds now; a tap's sounded at its pointerdown
     if (performance.now() - state.tapAt < TAP_MS) {
       state.tapAt = -Infinity;
       return;

@@ -1,19 +1,8 @@
-/* Deep zoom: "Look closely" opens a picture's IIIF tiles (level 0, made by `kiosk images`) in
-   OpenSeadragon inside a modal <dialog>, with our own big zoom in / zoom out / whole picture /
-   close buttons, pinch and double-tap by touch, the arrow keys and + / - when the picture has
-   focus, and the picture's credit and rights always in view.
-
-   - Progressive enhancement: without this script each "Look closely" is a link to the largest
-     copy made; the script shows the <button> beside it and hides the link.
-   - OpenSeadragon (kiosk/static/vendor, pinned) is fetched the first time a visitor opens a
-     picture, so a page's first view never pays for it; pages without pictures never load this.
-   - Reduced motion: no animation (animationTime 0, a stiff spring), no flick.
-   - Kiosk mode: the idle reset ("kiosk:reset", kiosk-mode.js) closes the zoom and resets it.
-   - The dialog (templates/pages/_zoom.html) lives in #main: a boosted navigation replaces it,
-     and the viewer made for the old one is dropped.
-   window.kioskZoom: { viewer, open(button), close(), reset(), upgrade() } (the browser tests
-   read viewer.viewport.getZoom()). No inline handlers, no eval (the CSP forbids both). Safe to
-   load twice. */
+/* Deep zoom: "Look closely" opens a picture's IIIF tiles (made by `kiosk images`) in
+   OpenSeadragon inside a modal <dialog> (templates/pages/_zoom.html, in #main), with our own big
+   buttons, pinch, double-tap and keys, and the credit and rights in view. Without this script
+   "Look closely" is a link to the largest copy. OpenSeadragon is fetched when a picture is first
+   opened. Kiosk mode's idle reset closes it. Safe to load twice. */
 (function () {
   "use strict";
   if (window.kioskZoom) {
@@ -38,8 +27,6 @@
     return d ? d.querySelector("[data-zoom-" + name + "]") : null;
   }
 
-  // ------------------------------------------------------------------ buttons, not links
-
   function upgrade() {
     if (viewer && !viewer.element.isConnected) {
       viewer.destroy(); // made for a page that boosted navigation has since replaced
@@ -52,8 +39,6 @@
       if (link) link.hidden = true;
     });
   }
-
-  // ------------------------------------------------------------------ OpenSeadragon
 
   function loadViewer() {
     if (window.OpenSeadragon) return Promise.resolve(window.OpenSeadragon);
@@ -83,7 +68,7 @@
     document.head.appendChild(mark);
   }
 
-  function settings(OSD, element, info) {
+  function settings(element, info) {
     var still = reduced.matches;
     return {
       element: element,
@@ -141,7 +126,7 @@
       }
       if (!viewer) {
         markStyleAdded();
-        viewer = OSD(settings(OSD, element, info));
+        viewer = OSD(settings(element, info));
         viewer.addHandler("open", function () {
           status(HINT); // until the visitor first touches the picture
           dialog().setAttribute("data-zoom-ready", "");
@@ -168,8 +153,6 @@
       describe(alt);
     });
   }
-
-  // ------------------------------------------------------------------ the dialog
 
   function fill(button) {
     var title = button.getAttribute("data-zoom-title") || "";
@@ -229,8 +212,6 @@
     if (back && back.isConnected) back.focus();
   }
 
-  // ------------------------------------------------------------------ wiring
-
   document.addEventListener("click", function (event) {
     var target = event.target;
     var openButton = target.closest("[data-zoom-open]");
@@ -248,7 +229,6 @@
     if (event.target === dialog()) closed();
   }, true);
 
-  // Kiosk mode's idle reset: the next visitor finds no picture open and none zoomed in.
   document.addEventListener("kiosk:reset", function () {
     close();
     closed(); // now: the page is about to be replaced, and "close" is fired later

@@ -1,10 +1,5 @@
-"""Card faces and backs drawn as SVG text: typographic, in a 1950s lithograph palette.
-
-Pure functions of the card data (no Flask, no I/O), so the catalogue pages, the game table
-and the rule steps all show the same pictures. A named card gets its printed title and the
-emblem and ink chosen for it by :mod:`kiosk.catalogue.looks`; a flagged card gets only its
-historic title, in quotation marks; a standard card gets its rank and pips. The modules:
-``svg`` (the shared parts), ``emblems``, ``faces``, ``standard`` and ``backs``.
+"""Card faces and backs as SVG text in a 1950s lithograph palette: pure functions of the card
+data, so every page shows the same pictures.
 """
 
 from __future__ import annotations

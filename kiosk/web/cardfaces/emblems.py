@@ -1,7 +1,5 @@
-"""The emblems drawn: one object each, in cream on a coloured medallion.
-
-The names and the order they are handed out in are :data:`kiosk.catalogue.looks.EMBLEM_ORDER`;
-the drawings here are keyed by those names (tests/test_cardfaces.py checks both ways).
+"""The emblems, one object each in cream on a medallion, keyed by
+:data:`kiosk.catalogue.looks.EMBLEM_ORDER` (tests/test_cardfaces.py checks both ways).
 """
 
 from __future__ import annotations

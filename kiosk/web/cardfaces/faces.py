@@ -1,5 +1,4 @@
-"""A named set's face: its printed title, its family, and its emblem on a medallion; a flagged
-face is drawn as its historic title only, in quotation marks."""
+"""A named set's face: title, family and emblem; a flagged face is its historic title only."""
 
 from __future__ import annotations
 
@@ -26,12 +25,7 @@ def _shows_family(face: CardFace) -> bool:
 
 
 def face_title(face: CardFace, set_title: str | None = None) -> str:
-    """The accessible name: the family first ("Sally Cross family: …"), then what it is called.
-
-    A printed name is historic text, in quotation marks; a card the record does not name is
-    called by its plain name, its place in its family, and said to be not recorded:
-    "Sally Cross's second card (article not recorded)".
-    """
+    """The accessible name, family first; a printed name quoted, an unnamed card said plainly."""
     if not face.recorded:
         what = f"{card_name(face)} ({_not_recorded(face)})"
     elif face.role == "master":
@@ -103,13 +97,7 @@ def _desc(face: CardFace) -> str | None:
 
 
 def face_svg(face: CardFace, set_title: str | None = None, look: Look | None = None) -> str:
-    """A named set's face: title in a display serif, an object emblem, a period border.
-
-    ``look`` is the face's emblem and ink from :func:`set_looks` (so no two non-matching
-    cards of a set look alike); without it the face is drawn as if alone. A flagged face
-    (``content_note``) is drawn as type only: its historic title in quotation marks and
-    nothing else, whatever the printed card showed.
-    """
+    """A named set's face in its ``look`` (no two unlike cards alike); flagged: its title only."""
     if face.content_note is not None:
         return _flagged_svg(face, set_title)
     look = look or look_for(face)

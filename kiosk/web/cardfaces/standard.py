@@ -34,48 +34,19 @@ _STANDARD_RE = re.compile(r"^(A|[2-9]|10|J|Q|K)([SHDC])$")
 
 COURT_WORDS = {"J": "JACK", "Q": "QUEEN", "K": "KING"}
 
-# Pip centres for 2-10 (x, y) on the 250 × 350 card; pips below the middle are drawn inverted.
-_L, _C, _R = 85, 125, 165
-_PIPS: dict[str, tuple[tuple[float, float], ...]] = {
-    "2": ((_C, 85), (_C, 265)),
-    "3": ((_C, 85), (_C, 175), (_C, 265)),
-    "4": ((_L, 85), (_R, 85), (_L, 265), (_R, 265)),
-    "5": ((_L, 85), (_R, 85), (_C, 175), (_L, 265), (_R, 265)),
-    "6": ((_L, 85), (_R, 85), (_L, 175), (_R, 175), (_L, 265), (_R, 265)),
-    "7": ((_L, 85), (_R, 85), (_C, 130), (_L, 175), (_R, 175), (_L, 265), (_R, 265)),
-    "8": (
-        (_L, 85),
-        (_R, 85),
-        (_C, 130),
-        (_L, 175),
-        (_R, 175),
-        (_C, 220),
-        (_L, 265),
-        (_R, 265),
-    ),
-    "9": (
-        (_L, 85),
-        (_R, 85),
-        (_L, 145),
-        (_R, 145),
-        (_C, 175),
-        (_L, 205),
-        (_R, 205),
-        (_L, 265),
-        (_R, 265),
-    ),
-    "10": (
-        (_L, 85),
-        (_R, 85),
-        (_C, 115),
-        (_L, 145),
-        (_R, 145),
-        (_L, 205),
-        (_R, 205),
-        (_C, 235),
-        (_L, 265),
-        (_R, 265),
-    ),
+# Pip centres for 2-10 on the 250 × 350 card: a column (left, centre, right) and a height; pips
+# below the middle are drawn inverted.
+_COLUMNS = {"L": 85, "C": 125, "R": 165}
+_PIPS = {
+    "2": "C85 C265",
+    "3": "C85 C175 C265",
+    "4": "L85 R85 L265 R265",
+    "5": "L85 R85 C175 L265 R265",
+    "6": "L85 R85 L175 R175 L265 R265",
+    "7": "L85 R85 C130 L175 R175 L265 R265",
+    "8": "L85 R85 C130 L175 R175 C220 L265 R265",
+    "9": "L85 R85 L145 R145 C175 L205 R205 L265 R265",
+    "10": "L85 R85 C115 L145 R145 L205 R205 C235 L265 R265",
 }
 
 
@@ -142,6 +113,7 @@ def standard_svg(card_id: str) -> str:
         parts.append(_pip(suit, WIDTH / 2, 100, 34, ink))
         parts.append(_pip(suit, WIDTH / 2, 250, 34, ink, invert=True))
     else:
-        for x, y in _PIPS[rank]:
+        for pip in _PIPS[rank].split():
+            x, y = _COLUMNS[pip[0]], int(pip[1:])
             parts.append(_pip(suit, x, y, 40, ink, invert=y > HEIGHT / 2 + 1))
     return svg_document(name, "\n".join(parts))

@@ -1,5 +1,4 @@
-"""The parts every drawing shares: the card's size, its inks and type, the SVG document, the
-framed cream card, and titles fitted to a box."""
+"""What every drawing shares: size, inks, type, the document, the frame, fitted titles."""
 
 from __future__ import annotations
 

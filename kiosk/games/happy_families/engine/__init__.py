@@ -1,4 +1,4 @@
-"""Happy Families by the Twizzles rule card (every reading: docs/rules/happy-families.md)."""
+"""Happy Families by the Twizzles rule card (every reading: happy_families/rules.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Happy Families' computer players, forgetful and remembering (docs/rules/happy-families.md)."""
+"""Happy Families' computer players, forgetful and remembering (happy_families/rules.md)."""
 
 from __future__ import annotations
 

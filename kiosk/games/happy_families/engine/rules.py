@@ -1,4 +1,4 @@
-"""Happy Families' rules: the deal, asks and claims, the end (docs/rules/happy-families.md)."""
+"""Happy Families' rules: the deal, asks and claims, the end (happy_families/rules.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Snap: one event-sourced engine for every variant in the seeds (docs/rules/snap.md)."""
+"""Snap: one event-sourced engine for every variant in the seeds (snap/rules.md)."""
 
 from __future__ import annotations
 

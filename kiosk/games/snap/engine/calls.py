@@ -1,5 +1,5 @@
 """Snap's call window: opened on a turned card with the computer seats' calls pre-drawn, settled
-by the earliest call (docs/rules/snap.md, docs/play.md "A fair race")."""
+by the earliest call (snap/rules.md, docs/play.md "A fair race")."""
 
 from __future__ import annotations
 

@@ -38,7 +38,7 @@ def check_out(s: SnapState, events: list[Event] | None) -> None:
 
 
 def go_out(s: SnapState, gone: list[int], events: list[Event] | None) -> None:
-    """W card rule 6: who has lost all his cards is out at once (docs/rules/snap.md)."""
+    """W card rule 6: who has lost all his cards is out at once (kiosk/games/snap/rules.md)."""
     for p in gone:
         s.out[p] = True
         add_event(events, "out", {"player": p, "why": "no cards"})

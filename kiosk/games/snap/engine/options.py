@@ -23,11 +23,11 @@ ACTION_TYPES = tuple(ACTION_FIELDS)
 PENALTIES = ("none", "card-each", "face-up-to-pool", "face-down-to-pool")
 LAYOUTS = ("piles", "central")  # own face-up piles, or Easy Snap's one central pile
 
-# The kiosk bound (not historic), chosen by simulation (docs/rules/snap.md, "The kiosk bound")
+# The kiosk bound (not historic), chosen by simulation (snap/rules.md, "The kiosk bound")
 KIOSK_MAX_TURNS = 100
 TIE_WINDOW_MS = 60  # about four frames at 60 Hz: below what a browser's timing can separate
 MAX_REACTION_MS = 60_000  # a "reaction" slower than a minute is not a reaction
-MAX_PLAYERS = 8  # the kiosk's own limit; the seeds set none (docs/rules/snap.md, "Players")
+MAX_PLAYERS = 8  # the kiosk's own limit; the seeds set none (kiosk/games/snap/rules.md, "Players")
 # Nobody reacts to a card quicker (the false-start line of sprint starts): a call measured
 # under this from a card's paint answers the card before it, whose window has gone.
 FALSE_START_MS = 100

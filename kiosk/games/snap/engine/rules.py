@@ -157,7 +157,7 @@ def _do_turn(s: SnapState, player: int, events: list[Event] | None) -> None:
                 out_at_once(s, [p], events)
                 return
             # others play on: this card's window opens below and is settled like any
-            # other, and the kiosk bound waits for it (docs/rules/snap.md, "Running out")
+            # other, and the kiosk bound waits for it (kiosk/games/snap/rules.md, "Running out")
             go_out(s, [p], events)
     q = s.last_turner + 1
     if q == o.players:

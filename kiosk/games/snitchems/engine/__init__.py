@@ -1,4 +1,4 @@
-"""Snitch'ems, the two-player fishing game of 1797 (every reading: docs/rules/snitchems.md)."""
+"""Snitch'ems, the two-player fishing game of 1797 (every reading: snitchems/rules.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Snitch'ems' computer players, beginner and careful (docs/rules/snitchems.md, "Bots")."""
+"""Snitch'ems' computer players, beginner and careful (snitchems/rules.md, "Bots")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Snitch'ems' rules: the deals, laying and capturing, the end (docs/rules/snitchems.md)."""
+"""Snitch'ems' rules: the deals, laying and capturing, the end (snitchems/rules.md)."""
 
 from __future__ import annotations
 

@@ -1,20 +1,7 @@
-/* snap.js: the Snap table's fair timing, keys and card movement, after play.js (the pace, the
- * log). docs/play.md says what each does ("Fair timing", "One call per card", "Two visitors,
- * one clock", "No view transition"); the page works without it (every button is a form).
- * - the moment a new table is painted (images decoded, then the next frame rendered) is noted;
- *   a call sends reaction_ms from that moment to the tap (pointerdown, or the key press) and
- *   the turn of the table seen. A table drawn again for the same turn keeps the first mark;
- * - one request at a time: a tap while a request is in flight, or while cards still move, is
- *   held (and play.js's pace with it), and sent only if the table still shows its card;
- * - one call per card: another tap on a card whose call is on its way or judged is absorbed
- *   (a note in the log only), except after a false start (the button still enabled);
- * - two visitors together: each tap is taken at pointerdown (two fingers at once each count:
- *   a click comes only for one), and the taps on one card within COLLECT_MS go in one request;
- * - cards travel from their old place to their new one (FLIP, Web Animations). No view
- *   transition: capturing the old table took a rendering frame of its own on the path from a
- *   tap to its outcome (benchmarks/README.md).
- * htmx sends the forms and morphs #snap-game in place. Safe to load twice (boosted navigation).
- * window.kioskSnap.state is for tests and benchmarks; its notes go to window.kioskPlay.log.
+/* snap.js: the Snap table's fair timing (a call's reaction from the table's paint), one request
+ * and one call per card, two visitors' taps in one request, keys, and cards that travel (FLIP,
+ * not a view transition: capturing the old table cost a frame). docs/play.md, "Fair timing" and
+ * after, says what each does. Runs after play.js; safe to load twice (boosted navigation).
  */
 (function snapScript() {
   "use strict";
@@ -68,19 +55,15 @@
   }
 
   function mark(step) {
-    // when this request's steps happened (request, response, transition, swap, done): the
-    // next "painted" entry carries them, for the benchmark's breakdown
+    // the next "painted" note carries when this request's steps happened (bench_tap_outcome.py)
     state.steps[step] = performance.now();
   }
 
-  // ------------------------------------------------------------ movement
-
-  // how long a card takes to travel; a prefers-reduced-motion visitor sees it arrive in place
-  var MOVE_MS = 220;
+  var MOVE_MS = 220; // a card's travel; with reduced motion it arrives in place
 
   function named(phase) {
-    // the table's cards by name: data-vt, or for the card about to be turned (old table)
-    // and the card just turned (new table) the name they share, data-vt-next / data-vt-turned
+    // the table's cards by name: data-vt, or the name shared by the card about to be turned
+    // (old table, data-vt-next) and the card just turned (new table, data-vt-turned)
     var g = game();
     var out = {};
     if (!g) return out;
@@ -102,8 +85,7 @@
   }
 
   function upsideDown(el) {
-    // whether el is drawn upside down: inside a strip turned to face the far player
-    // (rotate: 180deg), where a transform's x and y run the other way
+    // inside a strip turned to face the far player (rotate: 180deg) a transform runs backwards
     var angle = 0;
     var root = game();
     for (var node = el; node && node !== root; node = node.parentElement) {
@@ -115,8 +97,7 @@
   }
 
   function move(places) {
-    // every card of the new table that was on the old one starts where it was and travels
-    // to its place: a promise that settles when all have landed
+    // each card of the new table that was on the old one travels from there: settles when all land
     if (!places || matchMedia("(prefers-reduced-motion: reduce)").matches) return Promise.resolve();
     var cards = named("new");
     var runs = [];
@@ -126,8 +107,7 @@
       if (!from) return;
       var to = el.getBoundingClientRect();
       if (!to.width || !to.height || !from.width || !from.height) return;
-      // the card's own top left corner, where the transform is drawn from, is at its
-      // bottom right on screen when it is drawn upside down
+      // drawn upside down, its own top left corner (the transform's origin) is at its bottom right
       var flipped = upsideDown(el);
       var dx = flipped ? to.right - from.right : from.left - to.left;
       var dy = flipped ? to.bottom - from.bottom : from.top - to.top;
@@ -161,11 +141,8 @@
     return Promise.race([all, new Promise(function (r) { setTimeout(r, 250); })]);
   }
 
-  // ------------------------------------------------------------ paint and pace
-
   function afterNextPaint(callback) {
-    // a task (a message's) queued from an animation frame runs once that frame has been
-    // rendered: one frame, where waiting for a second requestAnimationFrame would cost two
+    // a message queued from an animation frame runs once it is rendered: one frame, not two
     requestAnimationFrame(function () {
       var channel = new MessageChannel();
       channel.port1.onmessage = function () {
@@ -177,15 +154,13 @@
   }
 
   function painted() {
-    // the new table has been painted: note the moment (a call's reaction is measured from it)
     mark("decoded");
     afterNextPaint(function () {
       var g = game();
       if (!g) return;
       if (state.paintedAt === null || state.paintedTurn !== g.dataset.turn) {
-        // a new card: reactions are measured from now. The same turn drawn again (a false
-        // start answered "Too late", a note) keeps its card's first paint, so a tap under
-        // 100 ms cannot restart the clock for the next tap on the same card
+        // a new card. The same turn drawn again (a note) keeps its first paint, so a tap
+        // under 100 ms cannot restart the clock for the next tap on the same card
         state.paintedAt = performance.now();
         state.paintedTurn = g.dataset.turn;
         state.called = null; // a new card: the visitor may call it
@@ -204,15 +179,11 @@
     return f ? f.querySelector("button[name=act][value='" + act + "']") : null;
   }
 
-  // ------------------------------------------------------------ calls
-
   function aim() {
-    // the card on screen: its turn and the moment it was painted
     return { turn: state.paintedTurn, paintedAt: state.paintedAt };
   }
 
   function prepareCall(at, card) {
-    // the click is on a button of the play form
     var f = form();
     var ms = card.paintedAt === null ? "" : Math.max(0, Math.round((at - card.paintedAt) * 10) / 10);
     var turn = card.turn !== null ? card.turn : f.elements.turn.value;
@@ -231,15 +202,13 @@
   }
 
   function showing(turn) {
-    // the table in the page is still the card's (a redraw of it counts) and open to a call
     var g = game();
     return !!g && g.dataset.turn === String(turn);
   }
 
   function judged() {
-    // the call's request has ended and its cards have landed: a call the server did not count
-    // (a false start answered "Too late", a refused or failed request) leaves the same card
-    // with its button enabled, open for a real call; any other answer spends the card
+    // its request ended, its cards landed: a call not counted (a false start, a failed
+    // request) leaves the card's button enabled for a real call; any other spends the card
     var c = state.call;
     if (!c || c.held) return;
     state.call = null;
@@ -259,8 +228,7 @@
     var b = button(p.act);
     var isCall = /^(snap|pool)/.test(p.act);
     if (!f || !b || b.disabled || (isCall && !showing(p.turn))) {
-      // the card it was aimed at has gone (or cannot be called now): dropped in silence, so
-      // no words about it replace the words about the card on the table
+      // its card has gone: dropped in silence, no words over the card on the table
       if (isCall) {
         state.call = null;
         absorb(p.act, p.turn, "gone", p.tapAt);
@@ -326,8 +294,6 @@
     }
   }
 
-  // ------------------------------------------------------------ two visitors together
-
   function together() {
     var g = game();
     return !!g && g.dataset.mode === "together";
@@ -352,8 +318,7 @@
   }
 
   function visitorTap(seat, kind, at) {
-    // one visitor's tap (finger or key) at ``at`` (performance.now() time): collected with
-    // the other visitor's on the same card, and posted with it
+    // a finger's or key's tap at ``at`` (performance.now()), posted with the other's on its card
     var card = aim();
     if (card.turn === null || card.paintedAt === null) return;
     var b = document.getElementById((kind === "pool" ? "pool-button-" : "snap-button-") + seat);
@@ -394,8 +359,7 @@
     if (!b) return false;
     event.preventDefault();
     event.stopPropagation();
-    // a finger's tap was taken at pointerdown; a click with no pointer (Enter or Space on
-    // the focused button, a switch) is a tap of its own
+    // a finger's tap was taken at pointerdown; a click with no pointer (a key, a switch) is one
     if (event.detail === 0 && !(event.pointerType)) {
       visitorTap(Number(b.dataset.seat), b.dataset.kind, event.timeStamp);
     }
@@ -447,12 +411,8 @@
     b.click();
   }
 
-  // ------------------------------------------------------------ htmx hooks
-
   function ours(event) {
-    var ctx = event.detail && event.detail.ctx;
-    var src = ctx && ctx.sourceElement;
-    return !!(src && src.id === "play-form");
+    return play.from(event, "#play-form");
   }
 
   function onAfterSwap(event) {
@@ -490,7 +450,6 @@
     var moving = state.moving || Promise.resolve();
     state.moving = null;
     moving.then(function () {
-      // one request at a time: a tap while cards still move is held until they have landed
       setBusy(false);
       judged();
       setTimeout(flush, 0);
@@ -502,8 +461,6 @@
     setBusy(false);
     say("The kiosk did not answer. Tap again, or start a new game.");
   }
-
-  // ------------------------------------------------------------ start
 
   function preload(g) {
     (g.dataset.faces || "").split(" ").forEach(function (src) {

@@ -7,14 +7,16 @@ from pathlib import Path
 
 import pytest
 from game_files import shipped_variants
-from snap_table import follow
 
 from kiosk.games import registry, simulate
 from kiosk.games.cards import Card
 from kiosk.games.core import Event, IllegalAction, OptionsError
 from kiosk.games.snap import engine as snap
 
-DOCS = Path(__file__).resolve().parent.parent / "docs"
+from .snap_table import follow
+
+DOCS = Path(__file__).resolve().parents[4] / "docs"
+RULES = Path(__file__).resolve().parents[1] / "rules.md"
 TO_POOL = ("face-up-to-pool", "face-down-to-pool")
 CALLED = [name for name, v in snap.VARIANTS.items() if not v.options.get("forfeits")]
 ON_PILES = [name for name in CALLED if snap.VARIANTS[name].options.get("layout") != "central"]
@@ -152,7 +154,7 @@ PENALTY_SEED_WORDS = {
     "face-up-to-pool": "upturned cards in the pool|face-up cards into the pool",
     "face-down-to-pool": "face down pile is put into the central pool",
 }
-# No penalty only where a source or a child-friendly reason says so (docs/rules/snap.md).
+# No penalty only where a source or a child-friendly reason says so (kiosk/games/snap/rules.md).
 FORGIVING = {"snap-pool": '"often penalised"', "easy": "very young children"}
 
 
@@ -194,7 +196,7 @@ def test_up_to_the_kiosk_limit_of_players() -> None:
     assert snap.options_for("classic", players=snap.MAX_PLAYERS).players == 8
     with pytest.raises(OptionsError, match="at most 8 players"):
         snap.options_for("classic", players=snap.MAX_PLAYERS + 1)
-    assert f"{snap.MAX_PLAYERS} players" in (DOCS / "rules" / "snap.md").read_text()
+    assert f"{snap.MAX_PLAYERS} players" in RULES.read_text()
 
 
 # ------------------------------------------------------------------- words agree with rules
@@ -233,9 +235,9 @@ def test_every_description_agrees_with_the_engines_options(variant: str) -> None
 
 
 def doc_table() -> dict[str, dict[str, str]]:
-    """docs/rules/snap.md's variants table: name -> {pool, penalty}."""
+    """kiosk/games/snap/rules.md's variants table: name -> {pool, penalty}."""
     rows = {}
-    for line in (DOCS / "rules" / "snap.md").read_text().splitlines():
+    for line in RULES.read_text().splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if len(cells) == 5 and cells[0].startswith("`") and cells[0].strip("`") in snap.VARIANTS:
             rows[cells[0].strip("`")] = {"pool": cells[1], "penalty": cells[2].strip("`")}

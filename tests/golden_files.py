@@ -1,8 +1,8 @@
-"""Golden files shared by every game's golden tests: ``golden.check(name, text)``.
+"""Golden files for every game's golden tests: ``golden.check(name, text)``, ``name`` beside
+the test (``golden/classic-seed1.txt``). A plugin: the root conftest.py loads it.
 
-Regenerate with ``pytest tests/golden --regen-golden`` (the option is registered here, so
-pytest must be pointed at this folder) or ``KIOSK_REGEN_GOLDEN=1 pytest``; review the diff
-before committing it.
+Regenerate with ``pytest kiosk/games/<game>/tests/test_golden_<game>.py --regen-golden`` (or
+``KIOSK_REGEN_GOLDEN=1``); review the diff before committing it.
 """
 
 from __future__ import annotations
@@ -13,27 +13,26 @@ from pathlib import Path
 
 import pytest
 
-HERE = Path(__file__).parent
-
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--regen-golden",
         action="store_true",
         default=False,
-        help="rewrite tests/golden/**/* from the engines instead of comparing",
+        help="rewrite the golden files from the engines instead of comparing",
     )
 
 
 class Golden:
     """Compares text with a committed golden file (or rewrites it when regenerating)."""
 
-    def __init__(self, regen: bool) -> None:
+    def __init__(self, regen: bool, folder: Path) -> None:
         self.regen = regen
+        self.folder = folder
 
     def path(self, name: str) -> Path:
-        """Where golden file ``name`` (e.g. ``snap/classic-seed1.txt``) lives."""
-        return HERE / name
+        """Where golden file ``name`` (e.g. ``golden/classic-seed1.txt``) lives."""
+        return self.folder / name
 
     def check(self, name: str, text: str) -> None:
         """Fail with a unified diff if ``text`` differs from the golden file ``name``."""
@@ -43,14 +42,14 @@ class Golden:
             path.write_text(text, encoding="utf-8")
             return
         if not path.exists():
-            pytest.fail(f"no golden file {name}: run pytest tests/golden --regen-golden")
+            pytest.fail(f"no golden file {name}: run its test with --regen-golden")
         want = path.read_text(encoding="utf-8")
         if want != text:
             diff = "".join(
                 difflib.unified_diff(
                     want.splitlines(keepends=True),
                     text.splitlines(keepends=True),
-                    fromfile=f"golden/{name}",
+                    fromfile=name,
                     tofile="engine now",
                     n=2,
                 )
@@ -64,4 +63,4 @@ def golden(request: pytest.FixtureRequest) -> Golden:
     regen = bool(request.config.getoption("--regen-golden", default=False)) or bool(
         os.environ.get("KIOSK_REGEN_GOLDEN")
     )
-    return Golden(regen)
+    return Golden(regen, request.path.parent)

@@ -11,8 +11,8 @@ and the median game length in turns and in minutes at the table's real pace: eac
 move after the level's pace (PACE_MS), a match held open at least MATCH_OPEN_MS, an outcome
 held OUTCOME_HOLD_MS longer, and the visitor's own turn after VISITOR_TURN_MS.
 
-    .venv/bin/python benchmarks/bench_snap_visitor.py            # 400 games a row
-    .venv/bin/python benchmarks/bench_snap_visitor.py --games 100 --variant snap-pool
+    .venv/bin/python kiosk/games/snap/benchmarks/bench_snap_visitor.py  # 400 games a row
+    .venv/bin/python kiosk/games/snap/benchmarks/bench_snap_visitor.py --variant snap-pool
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import statistics
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[4]))
 
 from kiosk.games.cards import standard_deck
 from kiosk.games.snap import engine as snap

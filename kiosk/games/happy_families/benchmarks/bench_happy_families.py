@@ -2,8 +2,9 @@
 
 Run from the repository root:
 
-    .venv/bin/python benchmarks/bench_happy_families.py             # 200 seeded games a row
-    .venv/bin/python benchmarks/bench_happy_families.py --games 400 --think 8
+    .venv/bin/python kiosk/games/happy_families/benchmarks/bench_happy_families.py  # 200 a row
+    .venv/bin/python kiosk/games/happy_families/benchmarks/bench_happy_families.py --games 400 \
+        --think 8
 
 Each row plays ``--games`` seeded games (seeds 0, 1, …) of the play page's game: the visitor in
 seat 0 and the computer players as the page seats them (the setup's default two, and three),
@@ -37,7 +38,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[4]))
 
 from kiosk.catalogue import Catalogue
 from kiosk.catalogue.decks import game_deck

@@ -21,11 +21,10 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from browser.harness import LiveServer, snap
+from browser.test_fair_timing_browser import move_on
 
 from kiosk import create_app
-
-from .harness import LiveServer, snap
-from .test_fair_timing_browser import move_on
 
 ANSWER_MS = 100  # the server's answers come this late (a phone's round trip)
 SIZES = {

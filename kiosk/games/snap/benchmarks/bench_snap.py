@@ -2,9 +2,9 @@
 
 Run from the repository root:
 
-    .venv/bin/python benchmarks/bench_snap.py            # everything (a few minutes)
-    .venv/bin/python benchmarks/bench_snap.py --quick    # smaller samples
-    .venv/bin/python benchmarks/bench_snap.py --only replay --against d798835   # side by side
+    .venv/bin/python kiosk/games/snap/benchmarks/bench_snap.py          # everything (minutes)
+    .venv/bin/python kiosk/games/snap/benchmarks/bench_snap.py --quick  # smaller samples
+    .venv/bin/python kiosk/games/snap/benchmarks/bench_snap.py --only replay --against d798835
 
 Timings are medians of CPU time (``time.process_time``), each with a ratio to a baseline
 measured in the same run (a loop of 500 list pops), so figures from different machines can
@@ -28,13 +28,13 @@ import time
 from pathlib import Path
 from types import ModuleType
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[4]))
 
 from kiosk.games import simulate as sim
 from kiosk.games.cards import standard_deck
 from kiosk.games.snap import engine as snap
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[4]
 DECK = standard_deck()
 
 

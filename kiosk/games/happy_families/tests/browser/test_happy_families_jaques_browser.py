@@ -10,10 +10,8 @@ import re
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import expect
-
-from .harness import LiveServer, assert_no_axe_violations, assert_targets_at_least, snap
-from .test_play_more_browser import (
+from browser.harness import LiveServer, assert_no_axe_violations, assert_targets_at_least, snap
+from browser.test_play_more_browser import (
     PACE_MS,
     SHOWN,
     check_result,
@@ -22,7 +20,8 @@ from .test_play_more_browser import (
     wait_step,
     wait_turn,
 )
-from .test_stage_browser import FITS, TOLERANCE
+from browser.test_stage_browser import FITS, TOLERANCE
+from playwright.sync_api import expect
 
 JAQUES = "/sets/jaques-happy-families"
 

@@ -13,9 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from browser.harness import assert_no_axe_violations, snap
 from playwright.sync_api import expect
-
-from .harness import assert_no_axe_violations, snap
 
 SETUP = "/sets/snap-standard-deck/play"
 CONFIG = {"PLAY_MAX_TURNS": 40, "PLAY_NONCE": "own-pace"}

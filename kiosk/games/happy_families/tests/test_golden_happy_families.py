@@ -18,7 +18,7 @@ CASES = [
 
 
 def name(variant: str, players: int, families: int, seed: int) -> str:
-    return f"happy-families/{variant}-{players}p-{families}f-seed{seed}.txt"
+    return f"golden/{variant}-{players}p-{families}f-seed{seed}.txt"
 
 
 def playthrough(variant: str, players: int, families: int, seed: int) -> str:

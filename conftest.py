@@ -1,6 +1,7 @@
-"""Shared fixtures: app, client, runner (as Flask's tutorial has them); a PostgreSQL server
-for the whole run (``postgres_server``, tests/postgres.py) and a fresh counts database on each
-backend (``insights_db``).
+"""Fixtures shared by tests/ and each game's kiosk/games/<game>/tests/: app, client, runner (as
+Flask's tutorial has them); a PostgreSQL server for the whole run (``postgres_server``,
+tests/postgres.py) and a fresh counts database on each backend (``insights_db``). The browser
+tests' fixtures and the golden files' are plugins loaded here (only the root conftest may).
 
 Under ``CI`` Hypothesis runs derandomized: a landing must not hang on which examples a run
 happened to draw. Local runs keep exploring, and what they find becomes a fixed test. For the
@@ -21,6 +22,8 @@ from hypothesis import settings
 from jinja2 import MemcachedBytecodeCache
 
 from kiosk import create_app
+
+pytest_plugins = ["browser.fixtures", "golden_files"]  # from tests/, on pytest's pythonpath
 
 settings.register_profile("ci", derandomize=True, print_blob=True)
 if os.environ.get("CI"):

@@ -1,6 +1,6 @@
 """Every match a Snap trace shows is settled by an event: snap, pool-formed or unclaimed
 (a Snap Pool match: pool-won, tie or unclaimed), even when the card that made it ends the
-game (docs/rules/snap.md, "Running out, going out, winning")."""
+game (kiosk/games/snap/rules.md, "Running out, going out, winning")."""
 
 from __future__ import annotations
 

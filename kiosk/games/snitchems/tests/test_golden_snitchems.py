@@ -20,7 +20,7 @@ CASES = [
 
 
 def name(label: str, seed: int) -> str:
-    return f"snitchems/{label}-seed{seed}.txt"
+    return f"golden/{label}-seed{seed}.txt"
 
 
 def playthrough(label: str, overrides: dict, seed: int) -> str:

@@ -89,13 +89,13 @@ def scripted(variant: str, seed: int) -> str:
 
 @pytest.mark.parametrize(("variant", "players", "seed"), CASES)
 def test_snap_playthrough_matches_golden(golden, variant: str, players: int, seed: int) -> None:
-    golden.check(f"snap/{variant}-{players}p-seed{seed}.txt", playthrough(variant, players, seed))
+    golden.check(f"golden/{variant}-{players}p-seed{seed}.txt", playthrough(variant, players, seed))
 
 
 @pytest.mark.parametrize("variant", SCRIPTED)
 def test_scripted_playthrough_matches_golden(golden, variant: str) -> None:
     text = scripted(variant, 8)
-    golden.check(f"snap/{variant}-scripted-seed8.txt", text)
+    golden.check(f"golden/{variant}-scripted-seed8.txt", text)
     if variant != "easy":
         assert "pool-formed" in text or "penalty" in text
 
@@ -103,7 +103,7 @@ def test_scripted_playthrough_matches_golden(golden, variant: str) -> None:
 def test_every_variant_has_golden_files() -> None:
     from pathlib import Path
 
-    folder = Path(__file__).parent / "snap"
+    folder = Path(__file__).parent / "golden"
     names = {p.name for p in folder.glob("*.txt")}
     for variant, players, seed in CASES:
         assert f"{variant}-{players}p-seed{seed}.txt" in names
@@ -157,5 +157,5 @@ def visitors(variant: str, seed: int) -> str:
 @pytest.mark.parametrize("variant", ["classic", "snap-pool"])
 def test_two_visitors_playthrough_matches_golden(golden, variant: str) -> None:
     text = visitors(variant, 3)
-    golden.check(f"snap/{variant}-two-visitors-seed3.txt", text)
+    golden.check(f"golden/{variant}-two-visitors-seed3.txt", text)
     assert '"player": 1' in text and '"human": true' in text

@@ -1,9 +1,9 @@
-"""Fixtures for the browser tests: live servers, Debian's Chromium, pages that fail on errors."""
+"""Fixtures for the browser tests (tests/browser/, kiosk/games/<game>/tests/browser/): live
+servers, Debian's Chromium, pages that fail on errors. A plugin: the root conftest.py loads it."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,8 +22,6 @@ from .harness import (
     watch_errors,
 )
 
-HERE = Path(__file__).resolve().parent
-
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
@@ -34,9 +32,9 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Every test in tests/browser/ is a browser test (`-m "not browser"` leaves them out)."""
+    """Every test in a browser/ folder is a browser test (`-m "not browser"` leaves them out)."""
     for item in items:
-        if HERE in Path(item.path).resolve().parents:
+        if item.path.parent.name == "browser":
             item.add_marker(pytest.mark.browser)
 
 

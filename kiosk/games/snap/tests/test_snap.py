@@ -6,11 +6,12 @@ import json
 import random
 
 import pytest
-from snap_table import follow
 
 from kiosk.games.cards import Card, standard_deck
 from kiosk.games.core import IllegalAction, OptionsError
 from kiosk.games.snap import engine as snap
+
+from .snap_table import follow
 
 
 def stacked(*piles: str) -> list[Card]:

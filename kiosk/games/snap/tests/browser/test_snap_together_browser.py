@@ -15,10 +15,9 @@ import re
 from typing import Any
 
 import pytest
+from browser.harness import assert_no_axe_violations, assert_targets_at_least, snap
+from browser.test_stage_browser import FITS, TOLERANCE, assert_fits, settled
 from playwright.sync_api import expect
-
-from .harness import assert_no_axe_violations, assert_targets_at_least, snap
-from .test_stage_browser import FITS, TOLERANCE, assert_fits, settled
 
 SETUP = "/sets/snap-standard-deck/play"
 CONFIG = {"PLAY_PACE_MS": 60_000, "PLAY_MAX_TURNS": 100, "PLAY_NONCE": "two-visitors"}

@@ -15,9 +15,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-
-from .harness import LiveServer, assert_no_axe_violations, snap
-from .test_stage_browser import FITS, SIZES
+from browser.harness import LiveServer, assert_no_axe_violations, snap
+from browser.test_stage_browser import FITS, SIZES
 
 SETUP = "/sets/snap-standard-deck/play"
 CONFIG = {

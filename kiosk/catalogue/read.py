@@ -253,9 +253,9 @@ def too_big(path: str, size: int) -> Problem | None:
     )
 
 
-def read_bytes(path: str, raw: bytes) -> SourceFile:
-    """Bytes of one file → SourceFile; ``path`` is only used in the problems' text."""
-    big = too_big(path, len(raw))
+def read_bytes(path: str, raw: bytes, size: int = 0) -> SourceFile:
+    """Bytes of one file → SourceFile; ``size``: the file's on disk, when ``raw`` was capped."""
+    big = too_big(path, max(size, len(raw)))
     if big is not None:
         return SourceFile(path, None, problems=(big,))
     text, problems = decode(path, raw)

@@ -4,7 +4,7 @@ show what it says it shows (docs/scenarios.md).
 
 from __future__ import annotations
 
-from typing import Any
+import logging
 
 from kiosk.catalogue import scenarios
 from kiosk.catalogue.crosscheck import Checked
@@ -14,11 +14,25 @@ from kiosk.catalogue.read import KeyPath
 from kiosk.catalogue.schema import ScenarioRecord, SetRecord
 from kiosk.games import registry
 
+log = logging.getLogger(__name__)
+
 
 def check_scenario(
-    item: Checked, sets: dict[str, SetRecord], engines: dict[str, str]
-) -> tuple[Any, list[Problem]]:
-    """Run one scenario through its engine: (the run, or None, and the problems found)."""
+    item: Checked, items: list[Checked], sets: dict[str, SetRecord], engines: dict[str, str]
+) -> tuple[scenarios.Run | None, list[Problem]]:
+    """Run one example through its engine: (the run, or None, and its problems)."""
+    try:
+        return _check(item, items, sets, engines)
+    except Exception as exc:  # an engine that trips over this example: its problem
+        log.exception("%s: could not be run", item.source.path)
+        line, col = item.source.key_position(("kind",))
+        message = f"the example could not be run ({type(exc).__name__}): {exc}"
+        return None, [Problem(item.source.path, line, col, message)]
+
+
+def _check(
+    item: Checked, items: list[Checked], sets: dict[str, SetRecord], engines: dict[str, str]
+) -> tuple[scenarios.Run | None, list[Problem]]:
     record = item.record
     assert isinstance(record, ScenarioRecord)
     source = item.source
@@ -28,6 +42,18 @@ def check_scenario(
         pos = source.key_position(loc) if key else source.position(loc)
         problems.append(Problem(source.path, *pos, message))
 
+    if not record.draft:  # a published example may not use a draft: visitors would meet it
+        drafts = {(c.record.kind, c.record.key) for c in items if getattr(c.record, "draft", False)}
+        for field_name, kind in (("game", "game"), ("deck", "set")):
+            slug = getattr(record, field_name)
+            if (kind, slug) in drafts:
+                add(
+                    (field_name,),
+                    f"{field_name}: the {kind} '{slug}' is a draft, never shown to"
+                    " visitors: publish it first (delete its 'draft: true')",
+                )
+        if problems:
+            return None, problems
     engine_name = engines.get(record.game)
     if engine_name is None:
         add(("game",), f"unknown game '{record.game}' (no file in games/ has this slug)")

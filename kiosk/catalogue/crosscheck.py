@@ -87,8 +87,7 @@ def collection_problems(
     drafts = {(c.record.kind, c.record.key) for c in checked if getattr(c.record, "draft", False)}
 
     def add(item: Checked, loc: KeyPath, message: str, key: bool = False) -> None:
-        pos = item.source.key_position(loc) if key else item.source.position(loc)
-        found.setdefault(item.rel, []).append(Problem(item.source.path, *pos, message))
+        found.setdefault(item.rel, []).append(item.source.problem(loc, message, key))
 
     owners: dict[tuple[str, str], Checked] = {}
     accessions: dict[str, Checked] = {}
@@ -348,9 +347,8 @@ def picture_warnings(checked: list[Checked], content_dir: Path) -> list[Problem]
                 else "its copies are out of date (the file, or its flag, changed since they"
                 " were made): run `kiosk images`"
             )
-            line, col = item.source.position((*use.where, "src"))
             message = f"{dotted(use.where)}.src: {why}"
-            found.append(Problem(item.source.path, line, col, message, level="warning"))
+            found.append(item.source.problem((*use.where, "src"), message, level="warning"))
     return found
 
 
@@ -371,9 +369,8 @@ def game_warnings(checked: list[Checked], engines: dict[str, str]) -> list[Probl
             engine = engines.get(slug)
             why = unplayable(record, engine) if engine in registry.names() else None
             if why:
-                at = item.source.position(("games", i))
                 message = f"games[{i}]: {slug} {why}"
-                found.append(Problem(item.source.path, *at, message, level="warning"))
+                found.append(item.source.problem(("games", i), message, level="warning"))
     return found
 
 
@@ -397,6 +394,5 @@ def own_rules_problems(checked: list[Checked], engines: dict[str, str]) -> dict[
                 why += f" (known: {known})"
             else:
                 continue
-            line, col = item.source.position(("own_rules", game))
-            found.setdefault(item.rel, []).append(Problem(item.source.path, line, col, why))
+            found.setdefault(item.rel, []).append(item.source.problem(("own_rules", game), why))
     return found

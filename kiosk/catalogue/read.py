@@ -100,6 +100,13 @@ class SourceFile:
             return self.key_positions[path]
         return self.position(path)
 
+    def problem(
+        self, path: KeyPath, message: str, key: bool = False, level: str = "error"
+    ) -> Problem:
+        """A problem at ``path``'s value (``key``: at its key, or where its item starts)."""
+        at = self.key_position(path) if key else self.position(path)
+        return Problem(self.path, *at, message, level)
+
 
 def _line_col(data: bytes, offset: int) -> Position:
     line = data.count(b"\n", 0, offset) + 1

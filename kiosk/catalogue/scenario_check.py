@@ -25,9 +25,8 @@ def check_scenario(
         return _check(item, items, sets, engines)
     except Exception as exc:  # an engine that trips over this example: its problem
         log.exception("%s: could not be run", item.source.path)
-        line, col = item.source.key_position(("kind",))
         message = f"the example could not be run ({type(exc).__name__}): {exc}"
-        return None, [Problem(item.source.path, line, col, message)]
+        return None, [item.source.problem(("kind",), message, key=True)]
 
 
 def _check(
@@ -39,8 +38,7 @@ def _check(
     problems: list[Problem] = []
 
     def add(loc: KeyPath, message: str, key: bool = False) -> None:
-        pos = source.key_position(loc) if key else source.position(loc)
-        problems.append(Problem(source.path, *pos, message))
+        problems.append(source.problem(loc, message, key))
 
     if not record.draft:  # a published example may not use a draft: visitors would meet it
         drafts = {(c.record.kind, c.record.key) for c in items if getattr(c.record, "draft", False)}

@@ -9,7 +9,7 @@ import logging
 from kiosk.catalogue import scenarios
 from kiosk.catalogue.crosscheck import Checked
 from kiosk.catalogue.decks import deck_for
-from kiosk.catalogue.problems import Problem
+from kiosk.catalogue.problems import Problem, a_draft
 from kiosk.catalogue.read import KeyPath
 from kiosk.catalogue.schema import ScenarioRecord, SetRecord
 from kiosk.games import registry
@@ -45,11 +45,7 @@ def _check(
         for field_name, kind in (("game", "game"), ("deck", "set")):
             slug = getattr(record, field_name)
             if (kind, slug) in drafts:
-                add(
-                    (field_name,),
-                    f"{field_name}: the {kind} '{slug}' is a draft, never shown to"
-                    " visitors: publish it first (delete its 'draft: true')",
-                )
+                add((field_name,), a_draft(field_name, kind, slug))
         if problems:
             return None, problems
     engine_name = engines.get(record.game)

@@ -14,7 +14,7 @@ from fixture_content import GOOD
 
 from kiosk import create_app
 from kiosk.catalogue.citations import Cited, decode, find, mark, plain, unmark
-from kiosk.catalogue.render import render_markdown
+from kiosk.catalogue.render import render_audited
 from kiosk.catalogue.store import Catalogue
 from kiosk.commands.check import check
 
@@ -73,7 +73,7 @@ def test_code_is_never_a_citation():
 
 
 def test_a_marked_body_keeps_its_citations_through_markdown_and_the_sanitiser():
-    html = render_markdown("Snap *came* in 1866 [@vam-snap, p. 3].\n\n| a | b [@x] |\n|--|--|\n")
+    html = render_audited("Snap *came* in 1866 [@vam-snap, p. 3].\n\n| a | b [@x] |\n|--|--|\n")[0]
     assert "[@" not in html and "<em>came</em>" in html
     tokens = [decode(t) for t in __import__("re").findall("\ufff9([0-9a-f]*)\ufffb", html)]
     assert tokens == [(Cited("vam-snap", "p. 3"),), (Cited("x"),)]

@@ -12,7 +12,7 @@ from bs4 import BeautifulSoup
 from markupsafe import Markup
 
 from kiosk import create_app
-from kiosk.catalogue.render import render_markdown
+from kiosk.catalogue.render import render_audited
 from kiosk.web import content, offsite
 from kiosk.web.modes import EMBED_KEY
 
@@ -211,9 +211,9 @@ def test_every_rendered_body_without_offsite_links_survives_unchanged(normal_app
 
 
 def test_offsite_link_becomes_text_and_qr():
-    body = render_markdown(
+    body = render_audited(
         """Look at [the "Snap" rules & more](https://example.org/snap?a=1&b="x"&c) today."""
-    )
+    )[0]
     assert "<a " in body and 'rel="noopener noreferrer"' in body
     out = offsite.rewrite(body)
     page = soup(out)

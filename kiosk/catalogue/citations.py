@@ -224,9 +224,8 @@ def citation_problems(
         for i, source in enumerate(item.record.sources):
             if source.key not in used:
                 unused.append(
-                    Problem(
-                        item.source.path,
-                        *item.source.position(("sources", i, "key")),
+                    item.source.problem(
+                        ("sources", i, "key"),
                         f"source '{source.key}' is cited nowhere: cite it as"
                         f" [@{source.key}] where it is used, or remove it",
                         level="warning",
@@ -243,9 +242,8 @@ def claim_problems(source: SourceFile, record: AnyRecord) -> list[Problem]:
         for i, cited in enumerate(record.sources):
             if cited.key in seen:
                 found.append(
-                    Problem(
-                        source.path,
-                        *source.position(("sources", i, "key")),
+                    source.problem(
+                        ("sources", i, "key"),
                         f"sources[{i}].key: '{cited.key}' is already the key of"
                         f" sources[{seen[cited.key]}]: give each source its own key",
                     )
@@ -260,9 +258,8 @@ def claim_problems(source: SourceFile, record: AnyRecord) -> list[Problem]:
         if find(value) or UNCITED_OK.search(value):
             continue
         found.append(
-            Problem(
-                source.path,
-                *source.position((name,)),
+            source.problem(
+                (name,),
                 f"{name}: '{value[:60]}' states a fact with no source: cite one at its end,"
                 ' e.g. "... [@key]", or write "not recorded" or "(our inference)" in it',
             )

@@ -24,10 +24,10 @@ from kiosk.catalogue.pictures import (
     state,
     uses_in,
 )
-from kiosk.catalogue.problems import Problem
+from kiosk.catalogue.problems import Problem, a_draft
 from kiosk.catalogue.read import KeyPath, SourceFile
-from kiosk.catalogue.schema import AnyRecord, ContentNote, SetRecord, TermsRecord, dotted
-from kiosk.catalogue.terms import DEFAULT_TERMS, find_term, is_vague
+from kiosk.catalogue.schema import AnyRecord, ContentNote, SetRecord, dotted
+from kiosk.catalogue.terms import contested, find_term, is_vague
 from kiosk.games import registry
 
 
@@ -83,12 +83,11 @@ def collection_problems(
 ) -> dict[str, list[Problem]]:
     """Checks across files in order (a slug's first owner keeps it); ``broken`` ones hold back."""
     found: dict[str, list[Problem]] = {}
-    terms = contested_terms(checked)
+    terms = contested(c.record for c in checked)
     drafts = {(c.record.kind, c.record.key) for c in checked if getattr(c.record, "draft", False)}
 
     def add(item: Checked, loc: KeyPath, message: str, key: bool = False) -> None:
-        pos = item.source.key_position(loc) if key else item.source.position(loc)
-        found.setdefault(item.rel, []).append(Problem(item.source.path, *pos, message))
+        found.setdefault(item.rel, []).append(item.source.problem(loc, message, key))
 
     owners: dict[tuple[str, str], Checked] = {}
     accessions: dict[str, Checked] = {}
@@ -125,12 +124,7 @@ def collection_problems(
                         f"games[{i}]: unknown game '{slug}' (no file in games/ has this slug)",
                     )
                 elif ("game", slug) in drafts and not record.draft:
-                    add(
-                        item,
-                        ("games", i),
-                        f"games[{i}]: the game '{slug}' is a draft, never"
-                        " shown to visitors: publish it first (delete its 'draft: true')",
-                    )
+                    add(item, ("games", i), a_draft(f"games[{i}]", "game", slug))
             if record.attract_summary is None and any(f.content_note for f in record.cards):
                 term = find_term(terms, (record.summary,))
                 if term:
@@ -229,10 +223,7 @@ def _note_problem(
 ) -> str | None:
     """Why a flag's note cannot be shown with it (a draft, or no such note), or None."""
     if ("note", note) in drafts and not draft:
-        return (
-            f"{where}.content_note.note: the note '{note}' is a draft, never shown to visitors:"
-            " publish it first (delete its 'draft: true')"
-        )
+        return a_draft(f"{where}.content_note.note", "note", note)
     if note not in notes:
         return (
             f"{where}.content_note.note: unknown note '{note}' (a flagged {what} needs a note"
@@ -348,16 +339,9 @@ def picture_warnings(checked: list[Checked], content_dir: Path) -> list[Problem]
                 else "its copies are out of date (the file, or its flag, changed since they"
                 " were made): run `kiosk images`"
             )
-            line, col = item.source.position((*use.where, "src"))
             message = f"{dotted(use.where)}.src: {why}"
-            found.append(Problem(item.source.path, line, col, message, level="warning"))
+            found.append(item.source.problem((*use.where, "src"), message, level="warning"))
     return found
-
-
-def contested_terms(checked: list[Checked]) -> tuple[str, ...]:
-    """The curators' contested terms (every ``kind: terms`` file), or the defaults if none."""
-    lists = [c.record.terms for c in checked if isinstance(c.record, TermsRecord)]
-    return tuple(t for terms in lists for t in terms) if lists else DEFAULT_TERMS
 
 
 def game_warnings(checked: list[Checked], engines: dict[str, str]) -> list[Problem]:
@@ -371,9 +355,8 @@ def game_warnings(checked: list[Checked], engines: dict[str, str]) -> list[Probl
             engine = engines.get(slug)
             why = unplayable(record, engine) if engine in registry.names() else None
             if why:
-                at = item.source.position(("games", i))
                 message = f"games[{i}]: {slug} {why}"
-                found.append(Problem(item.source.path, *at, message, level="warning"))
+                found.append(item.source.problem(("games", i), message, level="warning"))
     return found
 
 
@@ -397,6 +380,5 @@ def own_rules_problems(checked: list[Checked], engines: dict[str, str]) -> dict[
                 why += f" (known: {known})"
             else:
                 continue
-            line, col = item.source.position(("own_rules", game))
-            found.setdefault(item.rel, []).append(Problem(item.source.path, line, col, why))
+            found.setdefault(item.rel, []).append(item.source.problem(("own_rules", game), why))
     return found

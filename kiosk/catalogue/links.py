@@ -88,12 +88,12 @@ def link_problems(
                 message = f"link to '{address}': {why}"
                 found.setdefault(item.rel, []).append(Problem(item.source.path, line, col, message))
     warnings = [
-        Problem(
-            item.source.path,
-            *item.source.key_position(("slug",)),
+        item.source.problem(
+            ("slug",),
             f"no page links to the {item.record.kind} '{item.record.key}', so no visitor can"
             f" reach it: link to it as [its title](/{item.record.kind}s/{item.record.key})"
             " from another page, or make it a draft",
+            key=True,
             level="warning",
         )
         for item in items

@@ -141,9 +141,8 @@ def length_warnings(source: SourceFile) -> Iterator[Problem]:
         limit = MAX_TITLE if title else MAX_TEXT
         if len(value) > limit:
             what = f"a {name}" if title else "a value"
-            yield Problem(
-                source.path,
-                *source.position(loc),
+            yield source.problem(
+                loc,
                 f"{dotted(loc)}: {len(value):,} characters, more than the {limit:,}"
                 f" {what} may have: shorten it (the kiosk shows it whole, and a page"
                 " cannot hold it)",
@@ -157,9 +156,8 @@ def colour_warnings(source: SourceFile) -> Iterator[Problem]:
     back = data.get("back")
     colour = back.get("colour") if isinstance(back, dict) else None
     if isinstance(colour, str) and not COLOUR.fullmatch(colour.strip()):
-        yield Problem(
-            source.path,
-            *source.position(("back", "colour")),
+        yield source.problem(
+            ("back", "colour"),
             f"back.colour: the kiosk cannot draw the colour '{colour}': write a colour code"
             ' in quotes, such as "#1d2c5e" (until then it draws its own dark blue)',
             level="warning",

@@ -28,3 +28,11 @@ def did_you_mean(name: str, names: Iterable[str], prefix: str = "") -> str:
     """`` (did you mean '<prefix><nearest>'?)`` for the nearest of ``names``, or ''."""
     close = difflib.get_close_matches(name, list(names), n=1, cutoff=0.6)
     return f" (did you mean '{prefix}{close[0]}'?)" if close else ""
+
+
+def a_draft(where: str, kind: str, slug: str) -> str:
+    """A published file names a draft: visitors would meet what is never shown to them."""
+    return (
+        f"{where}: the {kind} '{slug}' is a draft, never shown to visitors: publish it first"
+        " (delete its 'draft: true')"
+    )

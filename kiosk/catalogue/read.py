@@ -100,6 +100,13 @@ class SourceFile:
             return self.key_positions[path]
         return self.position(path)
 
+    def problem(
+        self, path: KeyPath, message: str, key: bool = False, level: str = "error"
+    ) -> Problem:
+        """A problem at ``path``'s value (``key``: at its key, or where its item starts)."""
+        at = self.key_position(path) if key else self.position(path)
+        return Problem(self.path, *at, message, level)
+
 
 def _line_col(data: bytes, offset: int) -> Position:
     line = data.count(b"\n", 0, offset) + 1
@@ -253,9 +260,9 @@ def too_big(path: str, size: int) -> Problem | None:
     )
 
 
-def read_bytes(path: str, raw: bytes) -> SourceFile:
-    """Bytes of one file → SourceFile; ``path`` is only used in the problems' text."""
-    big = too_big(path, len(raw))
+def read_bytes(path: str, raw: bytes, size: int = 0) -> SourceFile:
+    """Bytes of one file → SourceFile; ``size``: the file's on disk, when ``raw`` was capped."""
+    big = too_big(path, max(size, len(raw)))
     if big is not None:
         return SourceFile(path, None, problems=(big,))
     text, problems = decode(path, raw)

@@ -145,11 +145,6 @@ def _converter() -> markdown.Markdown:
     return md
 
 
-def render_markdown(text: str) -> str:
-    """Markdown → safe HTML, the way every body in the catalogue is shown."""
-    return render_audited(text)[0]
-
-
 def render_audited(text: str) -> tuple[str, Audit]:
     """Safe HTML and what the sanitiser removed; citations stay as tokens for the page's notes."""
     md = _converter()

@@ -4,30 +4,50 @@ show what it says it shows (docs/scenarios.md).
 
 from __future__ import annotations
 
-from typing import Any
+import logging
 
 from kiosk.catalogue import scenarios
 from kiosk.catalogue.crosscheck import Checked
 from kiosk.catalogue.decks import deck_for
-from kiosk.catalogue.problems import Problem
+from kiosk.catalogue.problems import Problem, a_draft
 from kiosk.catalogue.read import KeyPath
 from kiosk.catalogue.schema import ScenarioRecord, SetRecord
 from kiosk.games import registry
 
+log = logging.getLogger(__name__)
+
 
 def check_scenario(
-    item: Checked, sets: dict[str, SetRecord], engines: dict[str, str]
-) -> tuple[Any, list[Problem]]:
-    """Run one scenario through its engine: (the run, or None, and the problems found)."""
+    item: Checked, items: list[Checked], sets: dict[str, SetRecord], engines: dict[str, str]
+) -> tuple[scenarios.Run | None, list[Problem]]:
+    """Run one example through its engine: (the run, or None, and its problems)."""
+    try:
+        return _check(item, items, sets, engines)
+    except Exception as exc:  # an engine that trips over this example: its problem
+        log.exception("%s: could not be run", item.source.path)
+        message = f"the example could not be run ({type(exc).__name__}): {exc}"
+        return None, [item.source.problem(("kind",), message, key=True)]
+
+
+def _check(
+    item: Checked, items: list[Checked], sets: dict[str, SetRecord], engines: dict[str, str]
+) -> tuple[scenarios.Run | None, list[Problem]]:
     record = item.record
     assert isinstance(record, ScenarioRecord)
     source = item.source
     problems: list[Problem] = []
 
     def add(loc: KeyPath, message: str, key: bool = False) -> None:
-        pos = source.key_position(loc) if key else source.position(loc)
-        problems.append(Problem(source.path, *pos, message))
+        problems.append(source.problem(loc, message, key))
 
+    if not record.draft:  # a published example may not use a draft: visitors would meet it
+        drafts = {(c.record.kind, c.record.key) for c in items if getattr(c.record, "draft", False)}
+        for field_name, kind in (("game", "game"), ("deck", "set")):
+            slug = getattr(record, field_name)
+            if (kind, slug) in drafts:
+                add((field_name,), a_draft(field_name, kind, slug))
+        if problems:
+            return None, problems
     engine_name = engines.get(record.game)
     if engine_name is None:
         add(("game",), f"unknown game '{record.game}' (no file in games/ has this slug)")

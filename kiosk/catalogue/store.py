@@ -102,39 +102,11 @@ def open_inside(root: Path, rel: str) -> int:
     return fd
 
 
-def _run_scenario(
-    item: Checked, sets: dict, engines: dict[str, str]
-) -> tuple[Run | None, list[Problem]]:
-    """check_scenario; an engine's exception is the example's problem."""
-    try:
-        run, problems = check_scenario(item, sets, engines)
-    except Exception as exc:  # an engine that trips over this example: its problem
-        log.exception("%s: could not be run", item.source.path)
-        line, col = item.source.key_position(("kind",))
-        message = f"the example could not be run ({type(exc).__name__}): {exc}"
-        return None, [Problem(item.source.path, line, col, message)]
-    return run, list(problems)
-
-
-def _drafts_named(item: Checked, items: list[Checked]) -> list[Problem]:
-    """A published rule example may not use a draft game or set: visitors would meet it."""
-    record: Any = item.record
-    if record.draft:
-        return []
-    drafts = {(c.record.kind, c.record.key) for c in items if getattr(c.record, "draft", False)}
-    found = []
-    for field_name, kind in (("game", "game"), ("deck", "set")):
-        slug = getattr(record, field_name)
-        if (kind, slug) in drafts:
-            found.append(
-                Problem(
-                    item.source.path,
-                    *item.source.position((field_name,)),
-                    f"{field_name}: the {kind} '{slug}' is a draft, never shown to"
-                    " visitors: publish it first (delete its 'draft: true')",
-                )
-            )
-    return found
+def read_inside(root: Path, rel: str) -> tuple[bytes, int]:
+    """A file's bytes, never more than the limit in memory, and its size on disk."""
+    with open(open_inside(root, rel), "rb") as file:
+        raw = file.read(MAX_FILE_BYTES + 1)
+        return raw, max(len(raw), os.fstat(file.fileno()).st_size)
 
 
 class Catalogue:
@@ -222,8 +194,7 @@ class Catalogue:
 
     def _digest_of(self, rel: str) -> str | None:
         try:
-            with open(open_inside(self.content_dir, rel), "rb") as file:
-                return hashlib.sha1(file.read(MAX_FILE_BYTES + 1)).hexdigest()
+            return hashlib.sha1(read_inside(self.content_dir, rel)[0]).hexdigest()
         except OSError:
             return None
 
@@ -234,9 +205,7 @@ class Catalogue:
     def _read(self, rel: str, stat: StatKey) -> _FileState:
         path = self.display(rel)
         try:
-            with open(open_inside(self.content_dir, rel), "rb") as file:
-                raw = file.read(MAX_FILE_BYTES + 1)  # never more than the limit in memory
-                size = max(stat[1], len(raw))
+            raw, size = read_inside(self.content_dir, rel)
         except OSError as exc:
             why = exc if isinstance(exc, Refused) else f"cannot read file: {exc.strerror or exc}"
             problem = Problem(path, 1, 1, str(why))
@@ -359,11 +328,7 @@ class Catalogue:
             ):  # its game or deck cannot be read now: that file's problem says so
                 found.setdefault(item.rel, [])
                 continue
-            drafted = _drafts_named(item, items)
-            if drafted:
-                found.setdefault(item.rel, []).extend(drafted)
-                continue
-            run, problems = _run_scenario(item, sets, engines)
+            run, problems = check_scenario(item, items, sets, engines)
             if problems:
                 found.setdefault(item.rel, []).extend(problems)
             elif run is not None:

@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from kiosk.catalogue.schema import TermsRecord
+
 # The seed of content/contested-terms.md: golliwog imagery and the Jim Crow Museum's caricatures
 DEFAULT_TERMS: tuple[str, ...] = (
     "golliwog",
@@ -26,6 +28,13 @@ DEFAULT_TERMS: tuple[str, ...] = (
     "jim crow",
     "uncle tom",
 )
+
+
+def contested(records: Iterable[object]) -> tuple[str, ...]:
+    """The curators' contested terms (every ``kind: terms`` record), or the defaults if none."""
+    lists = [r.terms for r in records if isinstance(r, TermsRecord)]
+    return tuple(t for terms in lists for t in terms) if lists else DEFAULT_TERMS
+
 
 # Words that warn without saying what a picture shows: a note made only of these is vague.
 _VAGUE = """a an the this that some may might could contain contains containing content contents

@@ -148,12 +148,11 @@ def validate_source(source: SourceFile) -> tuple[AnyRecord | None, list[Problem]
         return None, problems
     kind = data.get("kind")
     if "kind" not in data:
-        message = "missing 'kind:' (one of: set, game, note, page)"
-        problems.append(Problem(source.path, *source.position(()), message))
+        problems.append(source.problem((), "missing 'kind:' (one of: set, game, note, page)"))
         return None, problems
     if not isinstance(kind, str) or kind not in MODELS:
         message = f"unknown kind {kind!r}: use one of: {', '.join(MODELS)}"
-        problems.append(Problem(source.path, *source.position(("kind",)), message))
+        problems.append(source.problem(("kind",), message))
         return None, problems
     try:
         record = RECORD.validate_python(data)
@@ -162,18 +161,12 @@ def validate_source(source: SourceFile) -> tuple[AnyRecord | None, list[Problem]
             loc = tuple(error["loc"])
             if loc[:1] == (kind,):
                 loc = loc[1:]
+            at, key = loc, True
             if error["type"] == "missing":
-                parent = loc[:-1]
-                line, col = (
-                    source.key_position(parent) if parent else source.key_position(("kind",))
-                )
-            elif error["type"] == "extra_forbidden":
-                line, col = source.key_position(loc)
-            elif not loc:
-                line, col = source.key_position(("kind",))
-            else:
-                line, col = source.position(loc)
-            problems.append(Problem(source.path, line, col, _message(kind, loc, error)))
+                at = loc[:-1]
+            elif error["type"] != "extra_forbidden":
+                key = not loc
+            problems.append(source.problem(at or ("kind",), _message(kind, loc, error), key))
         return None, problems
     problems += record_problems(source, record)
     return (None if problems else record), problems
@@ -189,9 +182,8 @@ def record_problems(source: SourceFile, record: AnyRecord) -> list[Problem]:
     if not isinstance(record, SetRecord):
         return problems
 
-    def at(loc: KeyPath, message: str, key: bool = False) -> None:
-        line, col = source.key_position(loc) if key else source.position(loc)
-        problems.append(Problem(source.path, line, col, message))
+    def at(loc: KeyPath, message: str) -> None:
+        problems.append(source.problem(loc, message))
 
     seen: dict[str, int] = {}
     for loc, message in _emblem_clashes(record):
@@ -275,21 +267,21 @@ def game_words_problems(source: SourceFile, record: GameRecord) -> list[Problem]
                 meant.update(close)
                 hint = f" (did you mean '{close[0]}'?)" if close else ""
                 found.append(
-                    Problem(
-                        source.path,
-                        *source.key_position((field, name)),
+                    source.problem(
+                        (field, name),
                         f"{field}: '{name}' is not a {what} of {record.engine}{hint}: the"
                         f" {what}s are " + ", ".join(names),
+                        key=True,
                     )
                 )
         for name in names:
             if name not in written and name not in meant:
                 found.append(
-                    Problem(
-                        source.path,
-                        *source.key_position((field,) if written else ("engine",)),
+                    source.problem(
+                        (field,) if written else ("engine",),
                         f"{field}: the {what} '{name}' has no words for visitors: add it under"
                         f" {field}: with a title: and a one-line description:",
+                        key=True,
                     )
                 )
     return found
@@ -297,18 +289,16 @@ def game_words_problems(source: SourceFile, record: GameRecord) -> list[Problem]
 
 def _words_problems(source: SourceFile, record: WordsRecord) -> list[Problem]:
     """A key under ``words:`` that the kiosk does not use (a misspelling shows nothing)."""
-    found = []
-    for key in record.words:
-        if key not in DEFAULTS:
-            hint = did_you_mean(key, DEFAULTS)
-            found.append(
-                Problem(
-                    source.path,
-                    *source.key_position(("words", key)),
-                    f"words: unknown key '{key}'{hint}: the kiosk uses " + ", ".join(DEFAULTS),
-                )
-            )
-    return found
+    return [
+        source.problem(
+            ("words", key),
+            f"words: unknown key '{key}'{did_you_mean(key, DEFAULTS)}: the kiosk uses "
+            + ", ".join(DEFAULTS),
+            key=True,
+        )
+        for key in record.words
+        if key not in DEFAULTS
+    ]
 
 
 def _look_problems(source: SourceFile, i: int, face: Any) -> list[Problem]:
@@ -317,20 +307,15 @@ def _look_problems(source: SourceFile, i: int, face: Any) -> list[Problem]:
     if face.emblem is not None and face.emblem not in EMBLEM_ORDER:
         hint = did_you_mean(face.emblem, EMBLEM_ORDER)
         found.append(
-            Problem(
-                source.path,
-                *source.position(("cards", i, "emblem")),
+            source.problem(
+                ("cards", i, "emblem"),
                 f"cards[{i}].emblem: unknown emblem '{face.emblem}'{hint}: choose"
                 " one from the list in docs/curators.md (or /curators/emblems)",
             )
         )
     why = colour_problem(face.colour) if face.colour is not None else None
     if why:
-        found.append(
-            Problem(
-                source.path, *source.position(("cards", i, "colour")), f"cards[{i}].colour: {why}"
-            )
-        )
+        found.append(source.problem(("cards", i, "colour"), f"cards[{i}].colour: {why}"))
     return found
 
 
@@ -339,11 +324,11 @@ def emblem_notes(source: SourceFile, record: AnyRecord) -> list[Problem]:
     if not isinstance(record, SetRecord) or record.deck != "cards":
         return []
     return [
-        Problem(
-            source.path,
-            *source.key_position(("cards", i)),
+        source.problem(
+            ("cards", i),
             f"cards[{i}] '{record.cards[i].name}' is drawn with the {emblem} emblem: write"
             f" 'emblem: {emblem}' to keep it, or choose another",
+            key=True,
             level="note",
         )
         for i, emblem in emblem_picks(record)

@@ -12,10 +12,10 @@ import click
 
 from kiosk.catalogue.crosscheck import image_problem
 from kiosk.catalogue.pictures import DERIVED, flagged_files, read_made, uses_in
-from kiosk.catalogue.read import MAX_FILE_BYTES, SourceFile, claimed_key, read_bytes, too_big
+from kiosk.catalogue.read import claimed_key, read_bytes
 from kiosk.catalogue.scan import scan
 from kiosk.catalogue.schema import SetRecord, dotted
-from kiosk.catalogue.store import open_inside
+from kiosk.catalogue.store import read_inside
 from kiosk.catalogue.validate import RECORD, validate_source
 from kiosk.commands.check import content_folder
 from kiosk.games.core import plural
@@ -46,12 +46,7 @@ def pictures_in(content_dir: Path, label: str) -> Pictures:
     for rel in sorted(walked.markdown):
         shown = f"{label}/{rel}"
         try:
-            with open(open_inside(content_dir, rel), "rb") as file:
-                raw = file.read(MAX_FILE_BYTES + 1)  # never more than the limit in memory
-                big = too_big(shown, max(len(raw), os.fstat(file.fileno()).st_size))
-            source = (
-                read_bytes(shown, raw) if big is None else SourceFile(shown, None, problems=(big,))
-            )
+            source = read_bytes(shown, *read_inside(content_dir, rel))
         except OSError as exc:
             if rel.startswith("sets/"):
                 found.unreadable.append(_unreadable(f"{shown}: {exc.strerror or exc}"))

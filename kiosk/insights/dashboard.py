@@ -13,7 +13,7 @@ from typing import Any
 from kiosk.insights import charts
 from kiosk.insights.recorder import MAX_ORIGINS_PER_DAY
 from kiosk.insights.report import Report
-from kiosk.insights.schema import GAME_EVENTS, MODES
+from kiosk.insights.schema import GAME_EVENTS
 
 MODE_NAMES = {"kiosk": "Gallery kiosk", "site": "Website", "embed": "Embedded"}
 EVENT_NAMES = {"started": "Started", "finished": "Finished", "abandoned": "Abandoned"}
@@ -50,24 +50,34 @@ def by_bucket(per_day: Mapping[str, Counter[str]], days: list[date]) -> dict[str
     return out
 
 
-def views_figure(report: Report) -> Figure:
-    buckets = by_bucket(report.views_by_day, report.period.days)
+def _by_day(
+    report: Report,
+    ident: str,
+    title: str,
+    per_day: Mapping[str, Counter[str]],
+    names: Mapping[str, str],
+    summary: str,
+    total: bool = False,
+) -> Figure:
+    """A column per day (or week, or month) for each of ``names``; ``total``: an "All" column."""
+    buckets = by_bucket(per_day, report.period.days)
     labels = list(buckets)
-    series = [charts.Series(MODE_NAMES[m], [buckets[b][m] for b in labels], m) for m in MODES]
-    svg = charts.columns(
-        "views",
-        "Page views by day",
-        labels,
-        series,
-        f"{report.total_views} page views in the period, kiosk, website and embeds side by side.",
+    series = [charts.Series(name, [buckets[b][k] for b in labels], k) for k, name in names.items()]
+    svg = charts.columns(ident, title, labels, series, summary)
+    body = [
+        [b, *(buckets[b][k] for k in names), *([sum(buckets[b].values())] if total else [])]
+        for b in labels
+    ]
+    head = ["Day", *names.values(), *(["All"] if total else [])]
+    return Figure(ident, svg, list(names.items()), head, body)
+
+
+def views_figure(report: Report) -> Figure:
+    summary = (
+        f"{report.total_views} page views in the period, kiosk, website and embeds side by side."
     )
-    body = [[b, *(buckets[b][m] for m in MODES), sum(buckets[b].values())] for b in labels]
-    return Figure(
-        "views",
-        svg,
-        [(m, MODE_NAMES[m]) for m in MODES],
-        ["Day", *MODE_NAMES.values(), "All"],
-        body,
+    return _by_day(
+        report, "views", "Page views by day", report.views_by_day, MODE_NAMES, summary, total=True
     )
 
 
@@ -123,11 +133,7 @@ def rules_figure(report: Report, titles: Mapping[str, str]) -> Figure:
     return Figure("rules", svg, [("end", "Median share of the steps reached")], head, body)
 
 
-NOTE_SERIES = (
-    ("reveal", "Cards revealed"),
-    ("note-open", "Notes opened"),
-    ("note-read", "Notes read"),
-)
+NOTE_NAMES = {"reveal": "Cards revealed", "note-open": "Notes opened", "note-read": "Notes read"}
 
 
 def notes_figure(report: Report, note_views: Mapping[str, int]) -> Figure:
@@ -135,20 +141,12 @@ def notes_figure(report: Report, note_views: Mapping[str, int]) -> Figure:
         day: Counter({**counts, "note-open": note_views.get(day, 0)})
         for day, counts in report.events_by_day.items()
     }
-    buckets = by_bucket(per_day, report.period.days)
-    labels = list(buckets)
-    series = [charts.Series(name, [buckets[b][k] for b in labels], k) for k, name in NOTE_SERIES]
-    svg = charts.columns(
-        "notes",
-        "Notes read next to cards revealed",
-        labels,
-        series,
+    summary = (
         f"{report.events['reveal']} contested cards revealed, "
-        f"{report.events['note-read']} notes read to the end in the period.",
+        f"{report.events['note-read']} notes read to the end in the period."
     )
-    body = [[b, *(buckets[b][k] for k, _ in NOTE_SERIES)] for b in labels]
-    return Figure(
-        "notes", svg, list(NOTE_SERIES), ["Day", *(name for _, name in NOTE_SERIES)], body
+    return _by_day(
+        report, "notes", "Notes read next to cards revealed", per_day, NOTE_NAMES, summary
     )
 
 

@@ -42,14 +42,9 @@ class Period:
         return f"{self.first.isoformat()} to {self.last.isoformat()}"
 
 
-def today() -> date:
-    """Today in UTC, the day counts are filed under."""
-    return datetime.now(UTC).date()
-
-
 def period(first: str | None = None, last: str | None = None, days: int | None = None) -> Period:
     """The period asked for, else the last ``days`` (7); ValueError naming a bad date."""
-    end = _date(last, "to") if last else today()
+    end = _date(last, "to") if last else datetime.now(UTC).date()  # counts are filed in UTC
     span = max(1, days or DEFAULT_DAYS)
     start = _date(first, "from") if first else end - timedelta(days=span - 1)
     if start > end:

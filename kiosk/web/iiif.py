@@ -9,8 +9,8 @@ from iiif_prezi3 import Manifest, ServiceV3
 
 from kiosk.catalogue.citations import plain
 from kiosk.catalogue.pictures import DERIVED, Made, Use, picture_id, read_made, uses_in
-from kiosk.catalogue.schema import SetRecord, TermsRecord
-from kiosk.catalogue.terms import DEFAULT_TERMS, find_term
+from kiosk.catalogue.schema import SetRecord
+from kiosk.catalogue.terms import contested, find_term
 from kiosk.web.content import catalogue, current, is_covered, set_record
 from kiosk.web.oembed import PROVIDER
 from kiosk.web.pages import FACT_FIELDS, NOT_RECORDED, SHOWS_WORDS
@@ -54,15 +54,9 @@ def manifest_url(record: SetRecord) -> str | None:
     return url_for("iiif.manifest", slug=record.key) if shown(record) else None
 
 
-def contested_terms() -> tuple[str, ...]:
-    """The curators' contested terms (every published terms list), or the defaults."""
-    lists = [e.record.terms for e in current().terms.values() if isinstance(e.record, TermsRecord)]
-    return tuple(t for terms in lists for t in terms) if lists else DEFAULT_TERMS
-
-
 def summary_of(record: SetRecord) -> str | None:
     """The summary, or the attract summary where it names contested imagery (no cover there)."""
-    terms = contested_terms()
+    terms = contested(e.record for e in current().terms.values())
     for text in (record.summary, record.attract_summary):
         if text and find_term(terms, (text,)) is None:
             return plain(text)

@@ -124,14 +124,14 @@ def new_nonce() -> str:
     return secrets.token_urlsafe(12)
 
 
-def _secret(secret: str | bytes | None = None) -> bytes:
-    key = current_app.config["SECRET_KEY"] if secret is None else secret
+def _secret() -> bytes:
+    key = current_app.config["SECRET_KEY"]
     return key.encode("utf-8") if isinstance(key, str) else key
 
 
-def seed_for(nonce: str, secret: str | bytes | None = None) -> str:
+def seed_for(nonce: str) -> str:
     """The game's seed: HMAC-SHA256 of the nonce under the server secret (hex)."""
-    return hmac.digest(_secret(secret), nonce.encode("utf-8"), "sha256").hex()
+    return hmac.digest(_secret(), nonce.encode("utf-8"), "sha256").hex()
 
 
 def deck_fingerprint(card_ids: list[str] | tuple[str, ...]) -> str:

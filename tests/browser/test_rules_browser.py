@@ -415,12 +415,14 @@ def test_the_table_keeps_its_size_from_step_to_step(new_context, live_server, si
     total = len(_steps(page, live_server.url, "snap/snap-pool"))
     page.goto(f"{live_server.url}/rules/snap/snap-pool/1")
     _settled(page, 1, total)
-    seen = set()
+    seen = {}
     for n in range(1, total + 1):
         if n > 1:
             page.keyboard.press("ArrowRight")
             _settled(page, n, total)
         found = page.evaluate(STEP_LAYOUT)
         assert not found["problems"], (n, found["problems"])
-        seen.add((round(found["tableTop"]), round(found["tableH"]), round(found["cardW"])))
-    assert len(seen) == 1, seen
+        seen[n] = (found["tableTop"], found["tableH"], found["cardW"])
+    # one size to the eye: a few pixels (once seen on a busy machine: 1,319 against 1,322) are not
+    for part in zip(*seen.values(), strict=True):
+        assert max(part) - min(part) <= 4, seen

@@ -491,7 +491,7 @@ def test_a_set_that_does_not_opt_in_refuses_even_a_good_token(content):
 def test_a_set_that_opts_in_shows_it_privately_and_never_caches_it(content):
     opt_in(content)
     client = client_for(content)
-    html = client.get(f"{PAGE}?view={FLAGGED_KEY}").get_data(as_text=True)
+    html = client.get(f"{PAGE}?view={FLAGGED_KEY}", headers=SAME_ORIGIN).get_data(as_text=True)
     [url] = covered_urls_in(html)  # only the revealed card's, only on its reveal
     assert covered_urls_in(client.get(PAGE).get_data(as_text=True)) == []
     response = fetch(client, url)

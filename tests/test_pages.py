@@ -32,7 +32,10 @@ SET_SLUGS = [
 ]
 # the sets with cards to play (a record of the object alone lists none: issue 27)
 PLAYED_SLUGS = [slug for slug in SET_SLUGS if SNAPSHOT.sets[slug].record.cards_listed]
-FRAGMENT = {"HX-Request": "true"}
+# A visitor moving about the site: the browser says the request comes from our own page
+# (a "View card" address from anywhere else is covered again: test_requests_hostile.py).
+OWN = {"Sec-Fetch-Site": "same-origin"}
+FRAGMENT = {"HX-Request": "true", **OWN}
 
 # route → text the <title> must contain
 ROUTES: dict[str, str] = {
@@ -55,7 +58,7 @@ def soup_of(response) -> BeautifulSoup:
 
 
 def get_page(client, url: str, **headers) -> BeautifulSoup:
-    response = client.get(url, headers=headers)
+    response = client.get(url, headers={**OWN, **headers})
     assert response.status_code == 200, url
     assert response.mimetype == "text/html"
     return soup_of(response)
@@ -679,7 +682,7 @@ def test_css_has_target_rules():
 
 @pytest.mark.parametrize("url", [*ROUTES, "/nope"])
 def test_every_link_and_button_is_a_48px_target(client, url):
-    soup = soup_of(client.get(url))
+    soup = soup_of(client.get(url, headers=OWN))
     selectors = target_selectors()
     for tag in soup.select("a[href], button, input[type=submit]"):
         assert any(soupsieve.match(s, tag) for s in selectors), (url, str(tag)[:120])

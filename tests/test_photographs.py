@@ -72,7 +72,8 @@ def opted_in(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def soup(client, url: str) -> BeautifulSoup:
-    response = client.get(url)
+    """The page as a visitor moving about the site gets it (from our own page: Fetch Metadata)."""
+    response = client.get(url, headers={"Sec-Fetch-Site": "same-origin"})
     assert response.status_code == 200, url
     return BeautifulSoup(response.get_data(as_text=True), "html.parser")
 

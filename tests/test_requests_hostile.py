@@ -246,7 +246,9 @@ def test_the_renderer_keeps_ordinary_links(href):
     assert f'href="{href}"' in render_audited(f'<a href="{href}">x</a>')[0]
 
 
-# ----------------------------------------------------------------- embeds
+# ----------------------------------------------------------------- ?view= from elsewhere
+
+MOUNTS = ["", "/embed"]  # the site's pages and the embed: one rule (issue 46: a link to ?view=)
 
 
 def revealed(response) -> bool:
@@ -254,33 +256,33 @@ def revealed(response) -> bool:
     return bool(soup.select(".flagged.is-revealed"))
 
 
+@pytest.mark.parametrize("mount", MOUNTS)
 @pytest.mark.parametrize("site", [None, "cross-site", "same-site", "none"])
-def test_an_embed_address_never_opens_a_flagged_card(client, site):
+def test_an_address_from_elsewhere_never_opens_a_flagged_card(client, mount, site):
+    """Another site's link, a typed or bookmarked address, a browser that says nothing."""
     headers = {"Sec-Fetch-Site": site} if site else {}
-    response = client.get("/embed" + FLAGGED, headers=headers)
+    response = client.get(mount + FLAGGED, headers=headers)
     assert response.status_code == 303
-    assert response.headers["Location"] == "/embed/sets/misc-869-1986"
-    covered = client.get("/embed" + FLAGGED, headers=headers, follow_redirects=True)
+    assert response.headers["Location"] == mount + "/sets/misc-869-1986"
+    covered = client.get(mount + FLAGGED, headers=headers, follow_redirects=True)
     assert covered.status_code == 200 and not revealed(covered)
-    assert covered.request.path == "/embed/sets/misc-869-1986"
+    assert covered.request.path == mount + "/sets/misc-869-1986"
 
 
-def test_view_card_inside_the_embed_reveals_it(client):
-    """The visitor's own tap: the "View card" form, sent from our page inside the frame."""
-    response = client.get("/embed" + FLAGGED, headers={"Sec-Fetch-Site": "same-origin"})
+@pytest.mark.parametrize("mount", MOUNTS)
+def test_view_card_on_our_own_page_reveals_it(client, mount):
+    """The visitor's own tap: the "View card" form, sent from our page (inside a frame too)."""
+    response = client.get(mount + FLAGGED, headers={"Sec-Fetch-Site": "same-origin"})
     assert response.status_code == 200 and revealed(response)
     assert "Sec-Fetch-Site" in response.headers["Vary"]
-    again = client.get("/embed" + FLAGGED, headers={"Sec-Fetch-Site": "cross-site"})
-    assert again.status_code == 303  # the cached, revealed page is not sent to a host page
+    again = client.get(mount + FLAGGED, headers={"Sec-Fetch-Site": "cross-site"})
+    assert again.status_code == 303  # the cached, revealed page is not sent to anyone else
 
 
-def test_other_query_arguments_survive_the_cover(client):
-    response = client.get("/embed" + FLAGGED + "&x=1")
-    assert response.headers["Location"] == "/embed/sets/misc-869-1986?x=1"
-
-
-def test_the_kiosk_page_itself_still_reveals(client):
-    assert revealed(client.get(FLAGGED))
+@pytest.mark.parametrize("mount", MOUNTS)
+def test_other_query_arguments_survive_the_cover(client, mount):
+    response = client.get(mount + FLAGGED + "&x=1")
+    assert response.headers["Location"] == mount + "/sets/misc-869-1986?x=1"
 
 
 @pytest.mark.parametrize(

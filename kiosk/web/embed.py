@@ -1,22 +1,20 @@
 """``/embed/<path>``: every page without the chrome, mounted at ``/embed`` so links stay inside.
-A host's address never uncovers a card; only the embed's play and rules answer other origins
-(a sandboxed frame's ``null``), never with credentials (docs/embedding.md).
+Only the embed's play and rules answer other origins (a sandboxed frame's ``null``), never with
+credentials (docs/embedding.md); a host's ``?view=`` is refused as everywhere (security.py).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from typing import Any
-from urllib.parse import quote, urlencode
 
-from flask import Flask, abort, redirect, request
+from flask import Flask, abort, request
 from werkzeug.wrappers import Response
 
 from kiosk.web.modes import EMBED_KEY, is_embed
 
 PREFIX = "/embed"
 NESTED_KEY = "kiosk.embed.nested"
-REVEAL_ARG = "view"  # the "View card" form's field (templates/cards/_card.html)
 
 CORS_BLUEPRINTS = frozenset({"play", "rules"})  # the embed's game and rule endpoints
 CORS_METHODS = "GET, POST"
@@ -42,27 +40,10 @@ class EmbedMiddleware:
         return self.app(environ, start_response)
 
 
-def _guard() -> Response | None:
-    """404 for ``/embed/embed/...``; cover a card a host page asked to show."""
-    if not is_embed():
-        return None
-    if request.environ.get(NESTED_KEY):
+def _guard() -> None:
+    """404 for ``/embed/embed/...``."""
+    if is_embed() and request.environ.get(NESTED_KEY):
         abort(404)
-    # Fetch Metadata: the browser says whether one of our own pages made this request
-    same_origin = request.headers.get("Sec-Fetch-Site", "").lower() == "same-origin"
-    if REVEAL_ARG in request.args and not same_origin:
-        kept = [(k, v) for k, v in request.args.items(multi=True) if k != REVEAL_ARG]
-        query = urlencode(kept)
-        path = quote(request.script_root + request.path)
-        return redirect(path + (f"?{query}" if query else ""), 303)
-    return None
-
-
-def _vary(response: Response) -> Response:
-    """An embedded page with ``?view=`` depends on who asked for it: caches must know."""
-    if is_embed() and REVEAL_ARG in request.args:
-        response.vary.add("Sec-Fetch-Site")
-    return response
 
 
 def _cors(response: Response) -> Response:
@@ -83,7 +64,6 @@ def init_app(app: Flask) -> None:
     """Mount the middleware, guard embedded requests, answer the embed's cross-origin ones."""
     app.wsgi_app = EmbedMiddleware(app.wsgi_app)  # type: ignore[method-assign]
     app.before_request(_guard)
-    app.after_request(_vary)
     app.after_request(_cors)
     # for the play macros, imported once without a context (kiosk.web.play.flow.setup_context)
     app.jinja_env.globals["in_embed"] = is_embed

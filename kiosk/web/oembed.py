@@ -12,7 +12,8 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 from flask import Blueprint, Flask, Response, abort, current_app, jsonify, request, url_for
 from markupsafe import escape
 
-from kiosk.web.embed import PREFIX, REVEAL_ARG
+from kiosk.web.embed import PREFIX
+from kiosk.web.security import REVEAL_ARG
 
 bp = Blueprint("oembed", __name__)
 

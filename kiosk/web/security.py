@@ -1,12 +1,14 @@
-"""Security headers on every response (a strict CSP; only ``/embed/`` may be framed elsewhere)
-and request limits: TRUSTED_HOSTS, a body limit, proxies' headers only under PROXY_FIX.
+"""Security headers on every response (a strict CSP; only ``/embed/`` may be framed elsewhere),
+request limits (TRUSTED_HOSTS, a body limit, proxies' headers only under PROXY_FIX), and a
+covered card uncovered by ``?view=`` only from the kiosk's own pages.
 """
 
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import quote, urlencode
 
-from flask import Flask, Request, Response, abort, request
+from flask import Flask, Request, Response, abort, redirect, request
 from flask.sessions import SessionInterface, SessionMixin
 from werkzeug.middleware.proxy_fix import ProxyFix
 
@@ -16,6 +18,7 @@ from kiosk.web.modes import is_embed
 # Pages outside /embed/ carry the kiosk's own chrome (and, in kiosk mode, its reset and
 # text-size controls): only the kiosk itself frames them, whatever KIOSK_FRAME_ANCESTORS says.
 OWN_PAGES_FRAME_ANCESTORS = "'self'"
+REVEAL_ARG = "view"  # the "View card" form's field (templates/cards/_card.html)
 
 
 class NoSessions(SessionInterface):
@@ -78,6 +81,18 @@ def refuse_large_bodies() -> None:
         abort(413)
 
 
+def keep_covered() -> Response | None:
+    """Drop ``?view=`` unless our own page asked (Fetch Metadata): no outside link uncovers."""
+    if REVEAL_ARG not in request.args:
+        return None
+    if request.headers.get("Sec-Fetch-Site", "").lower() == "same-origin":
+        return None
+    kept = [(k, v) for k, v in request.args.items(multi=True) if k != REVEAL_ARG]
+    query = urlencode(kept)
+    path = quote(request.script_root + request.path)
+    return redirect(path + (f"?{query}" if query else ""), 303)
+
+
 def init_app(app: Flask) -> None:
     """Set the headers, check Host and body size, and believe proxies only as PROXY_FIX says."""
     policy = csp(OWN_PAGES_FRAME_ANCESTORS)
@@ -90,6 +105,7 @@ def init_app(app: Flask) -> None:
         # header (nginx: proxy_set_header Host $host), checked against TRUSTED_HOSTS
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=count, x_proto=count)  # type: ignore
     app.before_request(refuse_large_bodies)
+    app.before_request(keep_covered)
 
     @app.after_request
     def _headers(response: Response) -> Response:
@@ -98,6 +114,8 @@ def init_app(app: Flask) -> None:
         )
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("Referrer-Policy", "same-origin")
+        if REVEAL_ARG in request.args:  # the page depends on who asked for it: caches must know
+            response.vary.add("Sec-Fetch-Site")
         response.headers.setdefault(
             "Permissions-Policy", "camera=(), microphone=(), geolocation=(), interest-cohort=()"
         )

@@ -92,6 +92,33 @@ def test_a_photograph_is_made_upright_by_its_exif_orientation(content):
     assert (made.width, made.height) == (400, 600)
 
 
+def test_no_copy_carries_the_photographs_personal_data(content):
+    """A phone's photograph: where it was taken, by whom, with what, and a comment (issue 46)."""
+    path = content / "images" / "phone.jpg"
+    path.parent.mkdir(parents=True)
+    exif = Image.Exif()
+    exif[0x013B] = "A. Curator"  # Artist
+    exif[0x010F], exif[0x0110] = "PhoneMaker", "Phone 12"  # Make, Model
+    exif.get_ifd(0x8825)[2] = (51.0, 30.0, 0.0)  # GPSLatitude
+    xmp = b'<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF/></x:xmpmeta>'
+    Image.new("RGB", (700, 500), (90, 60, 30)).save(
+        path, exif=exif, comment=b"Taken at 12 Acacia Road", xmp=xmp
+    )
+    with Image.open(path) as original:
+        assert original.info.get("comment") and original.getexif()  # the original has it all
+    derive.make(content, "images/phone.jpg")
+    copies = [p for p in derived_dir(content, "images/phone.jpg").rglob("*") if p.is_file()]
+    made = [p for p in copies if p.suffix in (".jpg", ".webp")]
+    assert made and len(made) > 4
+    for copy in made:
+        with Image.open(copy) as opened:
+            kept = {
+                k for k in ("exif", "comment", "xmp", "XML:com.adobe.xmp") if opened.info.get(k)
+            }
+            assert not kept and not opened.getexif(), (copy.name, kept)
+        assert b"Acacia" not in copy.read_bytes() and b"A. Curator" not in copy.read_bytes()
+
+
 def test_state_missing_made_stale(content):
     src = "images/box.jpg"
     picture(content, src)

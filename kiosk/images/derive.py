@@ -32,7 +32,8 @@ QUALITY = {"webp": 78, "jpg": 82}
 
 
 def _rgb(picture: Pil.Image) -> Pil.Image:
-    """The picture upright (its EXIF orientation) in 8-bit RGB, transparency on white."""
+    """The picture upright (its EXIF orientation) in 8-bit RGB, transparency on white, and
+    none of its metadata: no copy may say where, by whom or with what a photograph was taken."""
     picture = ImageOps.exif_transpose(picture)
     if picture.mode.startswith("I;16") or picture.mode == "I":
         # a 16-bit scan: scaled to 8 bits (a plain conversion clips it to white)
@@ -43,8 +44,10 @@ def _rgb(picture: Pil.Image) -> Pil.Image:
         picture = picture.convert("RGBA")
         flat = Pil.new("RGB", picture.size, (255, 255, 255))
         flat.paste(picture, mask=picture.getchannel("A"))
-        return flat
-    return picture.convert("RGB")
+        picture = flat
+    picture = picture.convert("RGB")
+    picture.info = {}  # Pillow writes a JPEG's comment (and XMP) from here into every copy
+    return picture
 
 
 def _save(picture: Pil.Image, path: Path, fmt: str) -> None:

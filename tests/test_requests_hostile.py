@@ -369,8 +369,26 @@ def test_a_linked_image_is_never_served(linked):
     client = create_app({"TESTING": True, "CONTENT_DIR": str(linked)}).test_client()
     assert client.get("/media/images/outside.png").status_code == 404
     assert client.get("/media/images/box.png").status_code == 404
-    with client.get("/media/images/fishermen.png") as regular:
+    # the link holds the set back, so no readable record names its other picture either
+    assert client.get("/media/images/fishermen.png").status_code == 404
+    good = create_app({"TESTING": True, "CONTENT_DIR": str(GOOD)}).test_client()
+    with good.get("/media/images/fishermen.png") as regular:
         assert regular.status_code == 200
+
+
+def test_only_a_picture_a_readable_record_names_is_served(tmp_path):
+    """The curators' guide puts a photograph in images/ before a record names it (issue 46)."""
+    content = tmp_path / "content"
+    shutil.copytree(GOOD, content)
+    (content / "images" / "not-yet.png").write_bytes(
+        (GOOD / "images" / "fishermen.png").read_bytes()
+    )
+    client = create_app({"TESTING": True, "CONTENT_DIR": str(content)}).test_client()
+    assert client.get("/media/images/not-yet.png").status_code == 404  # a guessed name
+    record = content / "sets" / "test-snap.md"
+    record.write_text(record.read_text("utf-8") + "\n![The box](images/not-yet.png)\n", "utf-8")
+    with client.get("/media/images/not-yet.png") as named:  # a page's text now shows it
+        assert named.status_code == 200
 
 
 # ----------------------------------------------------------------- games after a restart

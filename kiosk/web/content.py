@@ -4,11 +4,14 @@ content folder's pictures under ``/media/images/``.
 
 from __future__ import annotations
 
+import html
 import os
+import re
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
+from urllib.parse import unquote
 
 from flask import (
     Blueprint,
@@ -21,9 +24,10 @@ from flask import (
 )
 from werkzeug.security import safe_join
 
-from kiosk.catalogue.pictures import flagged_files, read_made
+from kiosk.catalogue.pictures import flagged_files, read_made, uses_in
 from kiosk.catalogue.render import MEDIA_PREFIX
 from kiosk.catalogue.schema import SetRecord
+from kiosk.catalogue.snapshot import KINDS
 from kiosk.catalogue.store import Catalogue, Entry, Snapshot
 from kiosk.games.cards import Card
 from kiosk.web.modes import is_preview
@@ -32,6 +36,7 @@ EXTENSION = "catalogue"
 MEDIA_TYPES = {".png", ".jpg", ".jpeg", ".gif", ".webp", ".avif", ".svg"}
 # A picture is never a document: if one is opened directly, nothing in it may run.
 MEDIA_CSP = "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox"
+MEDIA_IN_HTML = re.compile(MEDIA_PREFIX + r"""(images/[^"'?#\s<>]+)""")  # a body's pictures
 
 bp = Blueprint("content", __name__)
 
@@ -105,6 +110,18 @@ def is_covered(src: str) -> bool:
     return made is not None and made.covered
 
 
+def named_pictures() -> set[str]:
+    """Files under images/ a readable record names: no other is served (worked out per ask)."""
+    snapshot = current()
+    entries = [e for kind in KINDS for e in snapshot.of_kind(kind).values()]
+    if is_preview():
+        entries += [e for table in snapshot.drafts.values() for e in table.values()]
+    found = {use.image.src for entry in entries for use in uses_in(entry.record)}
+    for entry in entries:
+        found.update(unquote(html.unescape(m)) for m in MEDIA_IN_HTML.findall(entry.html))
+    return found
+
+
 def regular_file_inside(root: Path, src: str) -> bool:
     """A regular file under ``root`` reached through no link (a link could lead anywhere)."""
     path = safe_join(str(root), src)
@@ -125,9 +142,10 @@ def media(src: str) -> Response:
     if not inside or pure.suffix.lower() not in MEDIA_TYPES:
         abort(404)
     root = catalogue().content_dir.resolve()
-    if not regular_file_inside(root, src) or is_covered(pure.as_posix()):
-        abort(404)  # a covered picture is the same answer as none: its name tells nothing
-    response = send_from_directory(root, src, max_age=3600)
+    name = pure.as_posix()  # "//" and "/./" read as a browser reads them
+    if name not in named_pictures() or is_covered(name) or not regular_file_inside(root, name):
+        abort(404)  # unnamed or covered: the same answer as none, so a name tells nothing
+    response = send_from_directory(root, name, max_age=3600)
     response.headers["Content-Security-Policy"] = MEDIA_CSP
     return response
 
